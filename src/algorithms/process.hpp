@@ -1,0 +1,160 @@
+// The seam between algorithm code and a backend (DESIGN.md, "The seam: Process").
+//
+// Every technique in algorithms/ is a function of a Process&. Two backends implement it: sim/ (SimGrid
+// S4U actors) and validate/ (MPI and MPI-IO). This header includes neither.
+//
+// Counting is done here, in the non-virtual public methods, so both backends count every call by kind
+// identically; backends implement the protected do_* methods.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ciosim {
+
+using Offset = std::int64_t;
+
+/// A contiguous byte range of the shared file.
+struct Extent {
+  Offset offset = 0;
+  Offset length = 0;
+  bool operator==(const Extent&) const = default;
+};
+
+/// Kinds of calls counted per rank. Names (call_name) are the keys of results' "calls".
+enum class Call : int {
+  Send,
+  Recv,
+  Isend,
+  Irecv,
+  Wait,
+  Waitall,
+  Barrier,
+  Bcast,
+  Gather,
+  Allgather,
+  Alltoall,
+  Allreduce,
+  FileOpen,
+  FileClose,
+  FileWrite,
+  FileRead,
+  FileListWrite,
+  FileListRead,
+  FileSync,
+  kCount
+};
+constexpr int kCallKinds = static_cast<int>(Call::kCount);
+const char* call_name(Call c);
+
+/// Per-rank counters, identical in meaning in both backends.
+struct Counters {
+  std::array<std::int64_t, kCallKinds> calls{};
+  std::int64_t bytes_sent = 0;     ///< payload bytes this rank handed to point-to-point sends and collectives
+  std::int64_t bytes_written = 0;  ///< bytes this rank wrote to the shared file
+  std::int64_t bytes_read = 0;     ///< bytes this rank read from the shared file
+  std::int64_t count(Call c) const { return calls[static_cast<int>(c)]; }
+};
+
+/// CPU work declared by an algorithm. The simulator charges it from the platform's CPU cost model;
+/// the MPI backend ignores it (real time passes anyway).
+struct Work {
+  std::int64_t bytes_copied = 0;  ///< bytes moved by memcpy-like loops (pack, unpack, staging)
+  std::int64_t tuples = 0;        ///< offset-length tuples (or list entries) processed
+};
+
+/// Handle of a nonblocking operation; meaningful only to the backend that issued it.
+struct Request {
+  std::int64_t id = -1;
+};
+
+class Process {
+ public:
+  virtual ~Process() = default;
+
+  // --- identity
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  virtual std::string host() const = 0;
+
+  // --- point-to-point (tags >= 0; the receive buffer size must equal the message size)
+  void send(int dst, int tag, std::span<const std::byte> buf);
+  void recv(int src, int tag, std::span<std::byte> buf);
+  Request isend(int dst, int tag, std::span<const std::byte> buf);
+  Request irecv(int src, int tag, std::span<std::byte> buf);
+  void wait(Request& r);
+  void waitall(std::vector<Request>& rs);
+
+  // --- collectives (over all ranks; block sizes equal on every rank)
+  void barrier();
+  void bcast(std::span<std::byte> buf, int root);
+  /// recv (significant at root only) receives size() blocks of send.size() bytes in rank order.
+  void gather(std::span<const std::byte> send, std::span<std::byte> recv, int root);
+  /// recv receives size() blocks of send.size() bytes in rank order.
+  void allgather(std::span<const std::byte> send, std::span<std::byte> recv);
+  /// send holds size() blocks; block i goes to rank i. recv block j comes from rank j.
+  void alltoall(std::span<const std::byte> send, std::span<std::byte> recv);
+  /// Element-wise maximum over ranks, in place.
+  void allreduce_max(std::span<std::int64_t> values);
+
+  // --- CPU work
+  void compute(const Work& w) { do_compute(w); }
+
+  // --- the shared file (opened collectively by every rank)
+  void file_open(const std::string& name);
+  void file_close();
+  void write_at(Offset offset, std::span<const std::byte> data);
+  void read_at(Offset offset, std::span<std::byte> data);
+  /// One list request: data holds the regions' bytes back to back, in list order.
+  void write_list(std::span<const Extent> regions, std::span<const std::byte> data);
+  void read_list(std::span<const Extent> regions, std::span<std::byte> data);
+  void file_sync();
+
+  // --- instrumentation
+  /// Marks the start of a named phase (and the end of the previous one) on this rank.
+  void phase(const std::string& name) { do_phase(name); }
+  const Counters& counters() const { return counters_; }
+
+ protected:
+  virtual void do_send(int dst, int tag, std::span<const std::byte> buf) = 0;
+  virtual void do_recv(int src, int tag, std::span<std::byte> buf) = 0;
+  virtual Request do_isend(int dst, int tag, std::span<const std::byte> buf) = 0;
+  virtual Request do_irecv(int src, int tag, std::span<std::byte> buf) = 0;
+  virtual void do_wait(Request& r) = 0;
+  virtual void do_waitall(std::vector<Request>& rs) = 0;
+  virtual void do_barrier() = 0;
+  virtual void do_bcast(std::span<std::byte> buf, int root) = 0;
+  virtual void do_gather(std::span<const std::byte> send, std::span<std::byte> recv, int root) = 0;
+  virtual void do_allgather(std::span<const std::byte> send, std::span<std::byte> recv) = 0;
+  virtual void do_alltoall(std::span<const std::byte> send, std::span<std::byte> recv) = 0;
+  virtual void do_allreduce_max(std::span<std::int64_t> values) = 0;
+  virtual void do_compute(const Work& w) = 0;
+  virtual void do_file_open(const std::string& name) = 0;
+  virtual void do_file_close() = 0;
+  virtual void do_write_at(Offset offset, std::span<const std::byte> data) = 0;
+  virtual void do_read_at(Offset offset, std::span<std::byte> data) = 0;
+  virtual void do_write_list(std::span<const Extent> regions, std::span<const std::byte> data) = 0;
+  virtual void do_read_list(std::span<const Extent> regions, std::span<std::byte> data) = 0;
+  virtual void do_file_sync() = 0;
+  virtual void do_phase(const std::string& name) = 0;
+
+ private:
+  void count(Call c) { ++counters_.calls[static_cast<int>(c)]; }
+  Counters counters_;
+};
+
+/// Views of trivially copyable arrays as bytes.
+template <class T>
+std::span<const std::byte> as_bytes(const std::vector<T>& v) {
+  return std::as_bytes(std::span<const T>(v));
+}
+template <class T>
+std::span<std::byte> as_writable_bytes(std::vector<T>& v) {
+  return std::as_writable_bytes(std::span<T>(v));
+}
+
+}  // namespace ciosim

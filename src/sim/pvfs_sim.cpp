@@ -1,0 +1,209 @@
+// The PVFS-style file system as S4U actors (parameters: models/pvfs/pvfs_config.hpp; splitting:
+// models/pvfs/striping.hpp). Modelled after PVFS 1.6 / PVFS2 as described by Carns, Ligon, Ross, Thakur,
+// "PVFS: A Parallel File System for Linux Clusters" (ALS 2000) and the PVFS2 flow protocol:
+//  - a metadata server answers open/close with one request/reply each;
+//  - a client splits each (list) request by strip and sends one request per I/O server touched, all
+//    servers in parallel (one flow actor per server);
+//  - data then streams in flow_buffer-sized chunks with two chunks in flight (double buffering), so the
+//    network and the disk are pipelined, not store-and-forward;
+//  - a server decodes each request on its single CPU (requests queue there), charging a per-request and
+//    a per-region cost, and keeps at most max_outstanding disk I/Os in flight;
+//  - writes are acknowledged after the last chunk is on disk (no server write-back cache is modelled).
+#include "sim/pvfs_sim.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <memory>
+
+#include "models/pvfs/striping.hpp"
+
+namespace ciosim::sim {
+
+namespace {
+
+struct IoRequest {
+  bool write = true;
+  pvfs::ServerPart part;
+  const std::byte* wdata = nullptr;  ///< client buffer (write), regions back to back
+  std::byte* rdata = nullptr;        ///< client buffer (read)
+  sg4::Mailbox* data = nullptr;      ///< chunks of this request
+  sg4::Mailbox* ack = nullptr;       ///< write acknowledgement
+};
+
+struct MetaRequest {
+  sg4::Mailbox* reply = nullptr;
+};
+
+constexpr int kChunksInFlight = 2;  // double buffering of the flow protocol
+
+std::int64_t chunks_of(std::int64_t bytes, std::int64_t fb) { return (bytes + fb - 1) / fb; }
+
+/// Calls fn(piece, offset_in_piece, length) for the part's stream bytes [from, to).
+template <class Fn>
+void for_stream_range(const pvfs::ServerPart& part, std::int64_t from, std::int64_t to, Fn fn) {
+  std::int64_t pos = 0;
+  for (const pvfs::Piece& p : part.pieces) {
+    const std::int64_t a = std::max(from, pos);
+    const std::int64_t b = std::min(to, pos + p.length);
+    if (a < b) fn(p, a - pos, b - a);
+    pos += p.length;
+    if (pos >= to) break;
+  }
+}
+
+sg4::Mailbox* server_mailbox(const sg4::Host* h) { return sg4::Mailbox::by_name("pvfs:" + h->get_name()); }
+
+void charge_cpu(const sg4::MutexPtr& cpu, double seconds) {
+  std::unique_lock lock(*cpu);
+  sg4::this_actor::sleep_for(seconds);
+}
+
+void serve_io(World& w, IoRequest* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& disk_slots) {
+  const PvfsConfig& cfg = w.spec->platform.pvfs;
+  sg4::Disk* disk = sg4::this_actor::get_host()->get_disks().front();
+  charge_cpu(cpu, cfg.request_overhead_s + static_cast<double>(req->part.local_regions) * cfg.region_overhead_s);
+  const std::int64_t total = req->part.bytes;
+  const std::int64_t fb = cfg.flow_buffer;
+  const std::int64_t n = chunks_of(total, fb);
+  if (req->write) {
+    IoRequest* token = nullptr;
+    sg4::CommPtr next = n > 0 ? req->data->get_async<IoRequest>(&token) : nullptr;
+    for (std::int64_t i = 0; i < n; ++i) {
+      next->wait();
+      if (i + 1 < n) next = req->data->get_async<IoRequest>(&token);  // receive the next chunk meanwhile
+      const std::int64_t a = i * fb;
+      const std::int64_t b = std::min(total, a + fb);
+      for_stream_range(req->part, a, b, [&](const pvfs::Piece& p, std::int64_t off, std::int64_t len) {
+        w.file.write(p.file_offset + off, std::span(req->wdata + p.data_offset + off, static_cast<std::size_t>(len)));
+      });
+      disk_slots->acquire();
+      disk->write(static_cast<sg_size_t>(b - a));
+      disk_slots->release();
+    }
+    req->ack->put(req, static_cast<std::uint64_t>(cfg.request_header));
+  } else {
+    std::deque<sg4::CommPtr> inflight;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::int64_t a = i * fb;
+      const std::int64_t b = std::min(total, a + fb);
+      disk_slots->acquire();
+      disk->read(static_cast<sg_size_t>(b - a));
+      disk_slots->release();
+      for_stream_range(req->part, a, b, [&](const pvfs::Piece& p, std::int64_t off, std::int64_t len) {
+        w.file.read(p.file_offset + off, std::span(req->rdata + p.data_offset + off, static_cast<std::size_t>(len)));
+      });
+      if (inflight.size() == kChunksInFlight) {
+        inflight.front()->wait();
+        inflight.pop_front();
+      }
+      inflight.push_back(req->data->put_async(req, static_cast<std::uint64_t>(b - a)));
+    }
+    for (auto& c : inflight) c->wait();
+  }
+}
+
+/// One client-to-server flow: request, then the data chunks (write) or their reception (read).
+void client_flow(World& w, IoRequest* req, sg4::Host* server) {
+  const PvfsConfig& cfg = w.spec->platform.pvfs;
+  const auto header = static_cast<std::uint64_t>(
+      cfg.request_header + cfg.region_descriptor * static_cast<std::int64_t>(req->part.pieces.size()));
+  server_mailbox(server)->put(req, header);
+  const std::int64_t total = req->part.bytes;
+  const std::int64_t n = chunks_of(total, cfg.flow_buffer);
+  if (req->write) {
+    std::deque<sg4::CommPtr> inflight;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::int64_t len = std::min(cfg.flow_buffer, total - i * cfg.flow_buffer);
+      if (inflight.size() == kChunksInFlight) {
+        inflight.front()->wait();
+        inflight.pop_front();
+      }
+      inflight.push_back(req->data->put_async(req, static_cast<std::uint64_t>(len)));
+    }
+    for (auto& c : inflight) c->wait();
+    req->ack->get<IoRequest>();
+  } else {
+    for (std::int64_t i = 0; i < n; ++i) req->data->get<IoRequest>();
+  }
+}
+
+void io(World& w, int rank, std::span<const Extent> regions, const std::byte* wdata, std::byte* rdata) {
+  const PvfsConfig& cfg = w.spec->platform.pvfs;
+  auto parts = pvfs::split_by_stripe(regions, cfg.stripe_size, static_cast<int>(w.iods.size()));
+  std::int64_t pieces = 0;
+  for (const auto& p : parts) pieces += static_cast<std::int64_t>(p.pieces.size());
+  const double client_cpu = static_cast<double>(pieces) * cfg.client_region_overhead_s;
+  if (client_cpu > 0) sg4::this_actor::sleep_for(client_cpu);
+
+  std::vector<std::unique_ptr<IoRequest>> reqs;
+  std::vector<sg4::ActorPtr> flows;
+  for (auto& part : parts) {
+    const std::string id = std::to_string(w.next_request_id++);
+    auto req = std::make_unique<IoRequest>();
+    req->write = wdata != nullptr;
+    req->wdata = wdata;
+    req->rdata = rdata;
+    req->data = sg4::Mailbox::by_name("pvfs-data:" + id);
+    req->ack = sg4::Mailbox::by_name("pvfs-ack:" + id);
+    sg4::Host* server = w.iods[static_cast<std::size_t>(part.server)];
+    req->part = std::move(part);
+    IoRequest* r = req.get();
+    flows.push_back(sg4::Actor::create("flow" + std::to_string(rank), sg4::this_actor::get_host(),
+                                       [&w, r, server] { client_flow(w, r, server); }));
+    reqs.push_back(std::move(req));
+  }
+  for (auto& f : flows) f->join();
+}
+
+void metadata_round_trip(World& w, int rank) {
+  auto* reply = sg4::Mailbox::by_name("pvfs-meta:" + std::to_string(rank));
+  MetaRequest req{reply};
+  const auto header = static_cast<std::uint64_t>(w.spec->platform.pvfs.request_header);
+  server_mailbox(w.mds)->put(&req, header);
+  reply->get<MetaRequest>();
+}
+
+}  // namespace
+
+void start_pvfs_servers(World& w) {
+  const PvfsConfig& cfg = w.spec->platform.pvfs;
+  sg4::Actor::create("mds", w.mds, [&w] {
+    sg4::Actor::self()->daemonize();
+    auto cpu = sg4::Mutex::create();
+    auto* mb = server_mailbox(w.mds);
+    for (;;) {
+      auto* req = mb->get<MetaRequest>();
+      sg4::Actor::create("mds-handler", w.mds, [&w, req, cpu] {
+        charge_cpu(cpu, w.spec->platform.pvfs.request_overhead_s);
+        req->reply->put(req, static_cast<std::uint64_t>(w.spec->platform.pvfs.request_header));
+      })->daemonize();
+    }
+  });
+  for (sg4::Host* h : w.iods) {
+    sg4::Actor::create(h->get_name(), h, [&w, h, slots = cfg.max_outstanding] {
+      sg4::Actor::self()->daemonize();
+      auto cpu = sg4::Mutex::create();
+      auto disk_slots = sg4::Semaphore::create(static_cast<unsigned>(slots));
+      auto* mb = server_mailbox(h);
+      for (;;) {
+        auto* req = mb->get<IoRequest>();
+        sg4::Actor::create("iod-handler", h, [&w, req, cpu, disk_slots] { serve_io(w, req, cpu, disk_slots); })
+            ->daemonize();
+      }
+    });
+  }
+}
+
+void pvfs_open(World& w, int rank) { metadata_round_trip(w, rank); }
+void pvfs_close(World& w, int rank) { metadata_round_trip(w, rank); }
+
+void pvfs_write(World& w, int rank, std::span<const Extent> regions, std::span<const std::byte> data) {
+  io(w, rank, regions, data.data() ? data.data() : reinterpret_cast<const std::byte*>(""), nullptr);
+}
+
+void pvfs_read(World& w, int rank, std::span<const Extent> regions, std::span<std::byte> data) {
+  io(w, rank, regions, nullptr, data.data());
+}
+
+}  // namespace ciosim::sim

@@ -1,0 +1,107 @@
+#include "sim/sim_process.hpp"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace ciosim::sim {
+
+SimProcess::SimProcess(World& world, int rank) : world_(world), rank_(rank) {}
+
+std::string SimProcess::host() const { return world_.rank_hosts[static_cast<std::size_t>(rank_)]->get_name(); }
+
+void SimProcess::finish() {
+  RankRecord& rec = world_.records[static_cast<std::size_t>(rank_)];
+  rec.counters = counters();
+}
+
+bool SimProcess::eager(std::size_t bytes) const {
+  return static_cast<std::int64_t>(bytes) <= world_.mpi->eager_threshold;
+}
+
+sg4::Mailbox* SimProcess::mailbox(int src, int dst, int tag, bool eager_protocol) const {
+  // One mailbox per (protocol, source, destination, tag): FIFO per channel gives MPI's non-overtaking
+  // order. Both sides know the size, hence the protocol.
+  std::string name = eager_protocol ? "e" : "r";
+  name += std::to_string(src) + ">" + std::to_string(dst) + "#" + std::to_string(tag);
+  sg4::Mailbox* mb = sg4::Mailbox::by_name(name);
+  if (eager_protocol) mb->set_receiver(world_.rank_actors[static_cast<std::size_t>(dst)]);
+  return mb;
+}
+
+Request SimProcess::do_isend(int dst, int tag, std::span<const std::byte> buf) {
+  if (dst < 0 || dst >= size()) throw std::out_of_range("send to invalid rank " + std::to_string(dst));
+  sg4::this_actor::sleep_for(world_.mpi->send_overhead_s);
+  auto* env = new Envelope;
+  env->size = buf.size();
+  const bool e = eager(buf.size());
+  if (e) {
+    env->copy.assign(buf.begin(), buf.end());
+    env->data = env->copy.data();
+  } else {
+    env->data = buf.data();
+  }
+  sg4::Mailbox* mb = mailbox(rank_, dst, tag, e);
+  const auto bytes = static_cast<std::uint64_t>(buf.size());
+  const Request r{next_id_++};
+  if (e) {
+    mb->put_init(env, bytes)->detach();  // eager: complete locally; the receiver owns the envelope
+    pending_[r.id] = Pending{};
+  } else {
+    pending_[r.id] = Pending{mb->put_async(env, bytes), nullptr, {}, false};
+  }
+  return r;
+}
+
+Request SimProcess::do_irecv(int src, int tag, std::span<std::byte> buf) {
+  if (src < 0 || src >= size()) throw std::out_of_range("receive from invalid rank " + std::to_string(src));
+  const Request r{next_id_++};
+  Pending& p = pending_[r.id];
+  p.is_recv = true;
+  p.dest = buf;
+  p.comm = mailbox(src, rank_, tag, eager(buf.size()))->get_async<Envelope>(&p.in);
+  return r;
+}
+
+void SimProcess::do_wait(Request& r) {
+  auto it = pending_.find(r.id);
+  if (it == pending_.end()) throw std::logic_error("wait on an unknown request");
+  Pending& p = it->second;
+  if (p.comm) p.comm->wait();
+  if (p.is_recv) {
+    std::unique_ptr<Envelope> env(p.in);
+    if (env->size != p.dest.size())
+      throw std::runtime_error("message of " + std::to_string(env->size) + " bytes received into a buffer of " +
+                               std::to_string(p.dest.size()));
+    if (env->size) std::memcpy(p.dest.data(), env->data, env->size);
+    sg4::this_actor::sleep_for(world_.mpi->recv_overhead_s);
+  }
+  pending_.erase(it);
+  r.id = -1;
+}
+
+void SimProcess::do_waitall(std::vector<Request>& rs) {
+  for (Request& r : rs)
+    if (r.id >= 0) do_wait(r);
+}
+
+void SimProcess::do_send(int dst, int tag, std::span<const std::byte> buf) {
+  Request r = do_isend(dst, tag, buf);
+  do_wait(r);
+}
+
+void SimProcess::do_recv(int src, int tag, std::span<std::byte> buf) {
+  Request r = do_irecv(src, tag, buf);
+  do_wait(r);
+}
+
+void SimProcess::do_compute(const Work& w) {
+  const PlatformSpec& ps = world_.spec->platform;
+  const double t = static_cast<double>(w.bytes_copied) / ps.memcpy_Bps + static_cast<double>(w.tuples) * ps.tuple_cost_s;
+  if (t > 0) sg4::this_actor::sleep_for(t);
+}
+
+void SimProcess::do_phase(const std::string& name) {
+  world_.records[static_cast<std::size_t>(rank_)].marks.emplace_back(name, sg4::Engine::get_clock());
+}
+
+}  // namespace ciosim::sim

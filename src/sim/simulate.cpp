@@ -1,0 +1,150 @@
+#include "sim/simulate.hpp"
+
+#include <xbt/log.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+
+#include "algorithms/technique.hpp"
+#include "config/workload.hpp"
+#include "sim/platform.hpp"
+#include "sim/pvfs_sim.hpp"
+#include "sim/sim_process.hpp"
+
+namespace ciosim::sim {
+
+namespace {
+
+constexpr const char* kFileName = "x.dat";
+
+/// Extra SimGrid settings from CIOSIM_SIMGRID_CFG ("key:value;key:value"), e.g.
+/// "contexts/factory:thread" for sanitizer builds.
+void apply_env_config() {
+  const char* env = std::getenv("CIOSIM_SIMGRID_CFG");
+  if (!env) return;
+  std::stringstream ss(env);
+  std::string item;
+  while (std::getline(ss, item, ';'))
+    if (!item.empty()) sg4::Engine::set_config(item);
+}
+
+void rank_main(World& w, const std::function<void(Process&)>& body, const sg4::BarrierPtr& start, int r) {
+  SimProcess p(w, r);
+  RankRecord& rec = w.records[static_cast<std::size_t>(r)];
+  try {
+    start->wait();  // common start, at no simulated cost and not counted as an MPI call
+    rec.start = sg4::Engine::get_clock();
+    p.phase("open");
+    p.file_open(kFileName);
+    body(p);
+    p.phase("close");
+    p.file_close();
+  } catch (const std::exception& e) {
+    w.errors.push_back("rank " + std::to_string(r) + ": " + e.what());
+  }
+  rec.end = sg4::Engine::get_clock();
+  p.finish();
+}
+
+std::vector<PhaseTime> phase_times(const World& w) {
+  std::vector<PhaseTime> out;
+  std::vector<std::vector<double>> per_rank;  // [phase][rank]
+  auto index = [&](const std::string& name) {
+    for (std::size_t i = 0; i < out.size(); ++i)
+      if (out[i].name == name) return i;
+    out.push_back(PhaseTime{name, 0});
+    per_rank.emplace_back(w.records.size(), 0.0);
+    return out.size() - 1;
+  };
+  for (std::size_t r = 0; r < w.records.size(); ++r) {
+    const auto& marks = w.records[r].marks;
+    for (std::size_t i = 0; i < marks.size(); ++i) {
+      const double until = i + 1 < marks.size() ? marks[i + 1].second : w.records[r].end;
+      per_rank[index(marks[i].first)][r] += until - marks[i].second;
+    }
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) out[i].time_s = *std::max_element(per_rank[i].begin(), per_rank[i].end());
+  return out;
+}
+
+}  // namespace
+
+RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& body,
+                   const std::function<void(const pvfs::FileStore&)>& on_file) {
+  int argc = 1;
+  char arg0[] = "ciosim";
+  char* argv[] = {arg0, nullptr};
+  sg4::Engine engine(&argc, argv);
+  xbt_log_control_set("root.thresh:critical");
+  apply_env_config();
+
+  World w;
+  w.spec = &spec;
+  w.mpi = &network_profile(spec.network_mpi);
+  w.io = &network_profile(spec.network_io);
+  const PlatformSpec& ps = spec.platform;
+  if (spec.ranks < 1 || spec.ranks > ps.nodes * ps.cores_per_node)
+    throw std::invalid_argument("run.ranks = " + std::to_string(spec.ranks) + " does not fit platform '" + ps.name +
+                                "' (" + std::to_string(ps.nodes) + " nodes x " + std::to_string(ps.cores_per_node) +
+                                " cores)");
+  build_platform(w);
+  w.records.resize(static_cast<std::size_t>(spec.ranks));
+  start_pvfs_servers(w);
+  auto start = sg4::Barrier::create(static_cast<unsigned>(spec.ranks));
+  for (int r = 0; r < spec.ranks; ++r)
+    w.rank_actors.push_back(sg4::Actor::create("rank" + std::to_string(r), w.rank_hosts[static_cast<std::size_t>(r)],
+                                               [&w, &body, start, r] { rank_main(w, body, start, r); }));
+  engine.run();
+  if (!w.errors.empty()) throw std::runtime_error(w.errors.front());
+
+  RunResult res;
+  res.algorithm = spec.algorithm;
+  res.params = spec.params;
+  res.ranks = spec.ranks;
+  res.network_mpi = spec.network_mpi;
+  res.network_io = spec.network_io;
+  double t0 = w.records.front().start;
+  double t1 = w.records.front().end;
+  for (const auto& rec : w.records) {
+    t0 = std::min(t0, rec.start);
+    t1 = std::max(t1, rec.end);
+  }
+  res.sim_time_s = t1 - t0;
+  res.phases = phase_times(w);
+  for (int c = 0; c < kCallKinds; ++c) {
+    std::int64_t total = 0;
+    for (const auto& rec : w.records) total += rec.counters.calls[static_cast<std::size_t>(c)];
+    res.calls[call_name(static_cast<Call>(c))] = total;
+  }
+  for (const auto& rec : w.records) {
+    res.bytes_network += rec.counters.bytes_sent;
+    res.bytes_file += rec.counters.bytes_written;
+  }
+  if (on_file) on_file(w.file);
+  return res;
+}
+
+RunResult simulate(const RunSpec& spec) {
+  // Validate everything before the engine starts, so a bad point fails with one clear line.
+  const Distribution dist = make_distribution(spec.workload, spec.ranks);
+  const TechniqueInfo& tech = technique(spec.algorithm);
+  if (const std::string why = tech.check(dist); !why.empty()) throw std::invalid_argument(why);
+  const TechniqueInput in{&dist, spec.workload.element_size, kFileName, spec.iterations};
+  bool verified = false;
+  RunResult res = run_with(
+      spec,
+      [&](Process& p) {
+        const std::vector<std::byte> local = make_local_data(dist, p.rank(), in.element_size);
+        tech.run(p, in, local);
+      },
+      [&](const pvfs::FileStore& file) {
+        verified = file.bytes() == expected_file(dist, tech.layout, in.element_size);
+        if (!spec.export_file.empty()) file.export_to(spec.export_file);
+      });
+  res.file_verified = verified;
+  return res;
+}
+
+}  // namespace ciosim::sim

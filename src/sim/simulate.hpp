@@ -1,0 +1,23 @@
+// Entry points of the simulator. No SimGrid in this header.
+#pragma once
+
+#include <functional>
+
+#include "algorithms/process.hpp"
+#include "config/run_spec.hpp"
+#include "models/pvfs/file_store.hpp"
+
+namespace ciosim::sim {
+
+/// Runs one point in this process and returns its results. SimGrid's engine can be created once per
+/// process: call this (or run_with) at most once per process (the CLI forks a child per point).
+RunResult simulate(const RunSpec& spec);
+
+/// The machinery under simulate(): builds spec's platform, starts the PVFS servers and runs `body` on
+/// every rank after a common start (the file is opened before and closed after `body`, in phases "open"
+/// and "close"). Fills every field of the result except file_verified; `on_file` sees the simulated file
+/// after the run. spec.algorithm and spec.workload are not used.
+RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& body,
+                   const std::function<void(const pvfs::FileStore&)>& on_file = {});
+
+}  // namespace ciosim::sim

@@ -1,0 +1,42 @@
+// Everything one simulation run shares between its actors: the platform's hosts, the profiles, the
+// simulated file, and per-rank records. Owned by simulate(); never global.
+#pragma once
+
+#include <simgrid/s4u.hpp>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "algorithms/process.hpp"
+#include "config/run_spec.hpp"
+#include "models/network/profiles.hpp"
+#include "models/pvfs/file_store.hpp"
+
+namespace ciosim::sim {
+
+namespace sg4 = simgrid::s4u;
+
+struct RankRecord {
+  double start = 0;  ///< clock after the common start barrier
+  double end = 0;    ///< clock when the rank finished
+  std::vector<std::pair<std::string, double>> marks;  ///< phase name, clock at its start
+  Counters counters;
+};
+
+struct World {
+  const RunSpec* spec = nullptr;
+  const NetworkProfile* mpi = nullptr;
+  const NetworkProfile* io = nullptr;
+  std::vector<sg4::Host*> rank_hosts;  ///< host of each rank
+  std::vector<sg4::Host*> iods;        ///< PVFS I/O server hosts
+  sg4::Host* mds = nullptr;            ///< PVFS metadata server host
+  std::vector<sg4::ActorPtr> rank_actors;
+  pvfs::FileStore file;
+  std::vector<RankRecord> records;
+  std::int64_t next_request_id = 0;  ///< PVFS request ids (deterministic: the simulation is)
+  std::vector<std::string> errors;   ///< exceptions caught inside actors, reported after run()
+};
+
+}  // namespace ciosim::sim
