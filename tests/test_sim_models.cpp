@@ -1,8 +1,7 @@
 // Model tests with analytic oracles: the simulation must produce what the models' closed forms say.
 // Each TEST_CASE runs one SimGrid engine (ctest runs every TEST_CASE in its own process).
-#include <simgrid/s4u.hpp>
-
 #include <catch2/catch.hpp>
+#include <simgrid/s4u.hpp>
 #include <vector>
 
 #include "models/network/profiles.hpp"
@@ -97,7 +96,8 @@ TEST_CASE("MPI on fast-ethernet does not slow PVFS traffic on myrinet", "[model]
     p.phase("write");
     p.write_at(0, buf);
   });
-  const double expected = pvfs::lone_contiguous_write_time(bytes, s.platform.pvfs, network_profile("myrinet"));
+  const double expected =
+      pvfs::lone_contiguous_write_time(bytes, s.platform.pvfs, network_profile("myrinet"));
   REQUIRE(r.phases.size() == 3);
   CHECK(r.phases[1].name == "write");
   CHECK(r.phases[1].time_s == Approx(expected).epsilon(1e-5));  // see kPvfsTolerance
@@ -147,7 +147,8 @@ TEST_CASE("a network-bound striped write takes what the PVFS model says", "[mode
   const std::int64_t bytes = 8 * 65536 * 10;
   std::vector<std::byte> file;
   const double t = simulated_write(cfg, bytes, &file);
-  CHECK(t == Approx(pvfs::lone_contiguous_write_time(bytes, cfg, network_profile("myrinet"))).epsilon(kPvfsTolerance));
+  CHECK(t == Approx(pvfs::lone_contiguous_write_time(bytes, cfg, network_profile("myrinet")))
+                 .epsilon(kPvfsTolerance));
   // Network-bound: the client NIC moves 5 MiB at 230 MB/s (22.8 ms) plus per-chunk latencies.
   CHECK(t > bytes / (250e6 * 0.92));
 }
@@ -159,7 +160,8 @@ TEST_CASE("a striped write to one server matches the closed form", "[model][pvfs
   const std::int64_t bytes = 65536 * 4;
   std::vector<std::byte> file;
   const double t = simulated_write(cfg, bytes, &file);
-  CHECK(t == Approx(pvfs::lone_contiguous_write_time(bytes, cfg, network_profile("myrinet"))).epsilon(kPvfsTolerance));
+  CHECK(t == Approx(pvfs::lone_contiguous_write_time(bytes, cfg, network_profile("myrinet")))
+                 .epsilon(kPvfsTolerance));
 }
 
 TEST_CASE("requests are split by strip round-robin over the servers", "[model][pvfs]") {

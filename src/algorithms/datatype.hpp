@@ -86,7 +86,8 @@ void IndexedDatatype::for_runs(std::int64_t first, std::int64_t n, Fn&& fn) cons
   const std::int64_t rs = prefix_.back();
   std::int64_t replica = first / rs;
   std::int64_t within = first % rs;
-  auto t = static_cast<std::size_t>(std::upper_bound(prefix_.begin(), prefix_.end(), within) - prefix_.begin() - 1);
+  auto t = static_cast<std::size_t>(std::upper_bound(prefix_.begin(), prefix_.end(), within) -
+                                    prefix_.begin() - 1);
   while (n > 0) {
     const Tuple& tp = dt_.tuples[t];
     const std::int64_t skip = within - prefix_[t];

@@ -34,6 +34,9 @@ std::int64_t file_offset(int r, std::int64_t nx, int np);
 
 /// "" when IEC can run `d`, else a one-line reason naming the constraint (power-of-two rank count;
 /// every rank holding Nx/Np^2 entries of each of the Np file chunks of Nx/Np entries).
+/// The test is exact: a partition with Nx/Np entries per rank whose lists split evenly at every butterfly
+/// phase, which the per-chunk condition implies but does not require (see docs/iec.md). check() == "" iff
+/// the inspector delivers chunk bitrev(r) to every rank r.
 std::string check(const Distribution& d);
 
 // ---- the inspector's result for one rank
@@ -49,8 +52,8 @@ struct RankPlan {
   std::int64_t alloc_offset = 0;    ///< where the rank's initial entries are placed
   std::int64_t buffer_entries = 0;  ///< size of the memory region
   std::vector<Phase> phases;
-  Datatype pack;                    ///< Compute_Datatype_Intervaled of the final list (Fig. 10, L10)
-  std::int64_t file_offset = 0;     ///< entry offset of the packed chunk in the file
+  Datatype pack;                 ///< Compute_Datatype_Intervaled of the final list (Fig. 10, L10)
+  std::int64_t file_offset = 0;  ///< entry offset of the packed chunk in the file
 };
 
 /// The inspector of one rank as a step machine, so that it can be driven by a Process (one datatype
@@ -111,18 +114,21 @@ void run(Process& p, const TechniqueInput& in, LocalData local);
 
 /// The packed chunk of one rank (Fig. 2, L7): `buffer` (buffer_entries * element_size bytes, after all
 /// exchange phases) packed by plan.pack. The same code path as execute().
-std::vector<std::byte> pack_chunk(const RankPlan& plan, std::span<const std::byte> buffer, std::int64_t element_size);
+std::vector<std::byte> pack_chunk(const RankPlan& plan, std::span<const std::byte> buffer,
+                                  std::int64_t element_size);
 
 /// Runs the executor's data movement for every rank in one thread: places local[r] at alloc_offset, performs
 /// the first `phases` exchange phases (all of them when phases < 0) and returns every rank's buffer.
-std::vector<std::vector<std::byte>> exchange_all(const std::vector<RankPlan>& plans, std::int64_t element_size,
-                                                 const std::vector<std::vector<std::byte>>& local, int phases = -1);
+std::vector<std::vector<std::byte>> exchange_all(const std::vector<RankPlan>& plans,
+                                                 std::int64_t element_size,
+                                                 const std::vector<std::vector<std::byte>>& local,
+                                                 int phases = -1);
 
 /// Each rank's memory after `phases` exchange phases (all when phases < 0), as the logical index of x held in
 /// every buffer entry, -1 where nothing was stored yet (the layouts of Figs. 3, 5 and 6 of the conference
 /// paper). Moves real data (8-byte indices) with exchange_all.
-std::vector<std::vector<std::int64_t>> simulate_memory(const Distribution& d, const std::vector<RankPlan>& plans,
-                                                       int phases = -1);
+std::vector<std::vector<std::int64_t>> simulate_memory(const Distribution& d,
+                                                       const std::vector<RankPlan>& plans, int phases = -1);
 
 /// The file IEC writes: every rank's packed chunk placed at its file_offset (moves real bytes built with
 /// make_local_data). Equals expected_file(d, FileLayout::Logical, element_size) when the plans are right.

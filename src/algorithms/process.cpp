@@ -6,26 +6,46 @@ namespace ciosim {
 
 const char* call_name(Call c) {
   switch (c) {
-    case Call::Send: return "send";
-    case Call::Recv: return "recv";
-    case Call::Isend: return "isend";
-    case Call::Irecv: return "irecv";
-    case Call::Wait: return "wait";
-    case Call::Waitall: return "waitall";
-    case Call::Barrier: return "barrier";
-    case Call::Bcast: return "bcast";
-    case Call::Gather: return "gather";
-    case Call::Allgather: return "allgather";
-    case Call::Alltoall: return "alltoall";
-    case Call::Allreduce: return "allreduce";
-    case Call::FileOpen: return "file_open";
-    case Call::FileClose: return "file_close";
-    case Call::FileWrite: return "file_write";
-    case Call::FileRead: return "file_read";
-    case Call::FileListWrite: return "file_list_write";
-    case Call::FileListRead: return "file_list_read";
-    case Call::FileSync: return "file_sync";
-    case Call::kCount: break;
+    case Call::Send:
+      return "send";
+    case Call::Recv:
+      return "recv";
+    case Call::Isend:
+      return "isend";
+    case Call::Irecv:
+      return "irecv";
+    case Call::Wait:
+      return "wait";
+    case Call::Waitall:
+      return "waitall";
+    case Call::Barrier:
+      return "barrier";
+    case Call::Bcast:
+      return "bcast";
+    case Call::Gather:
+      return "gather";
+    case Call::Allgather:
+      return "allgather";
+    case Call::Alltoall:
+      return "alltoall";
+    case Call::Allreduce:
+      return "allreduce";
+    case Call::FileOpen:
+      return "file_open";
+    case Call::FileClose:
+      return "file_close";
+    case Call::FileWrite:
+      return "file_write";
+    case Call::FileRead:
+      return "file_read";
+    case Call::FileListWrite:
+      return "file_list_write";
+    case Call::FileListRead:
+      return "file_list_read";
+    case Call::FileSync:
+      return "file_sync";
+    case Call::kCount:
+      break;
   }
   return "?";
 }

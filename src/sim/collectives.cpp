@@ -24,7 +24,9 @@ constexpr std::size_t kAllgatherLong = 512 * 1024;  // ALLGATHER_LONG_MSG_SIZE: 
 constexpr std::size_t kAlltoallMedium = 32768;      // ALLTOALL_MEDIUM_MSG_SIZE: bytes per block
 constexpr int kAlltoallThrottle = 32;               // ALLTOALL_THROTTLE: requests posted per round
 
-bool is_pof2(int n) { return n > 0 && (n & (n - 1)) == 0; }
+bool is_pof2(int n) {
+  return n > 0 && (n & (n - 1)) == 0;
+}
 }  // namespace
 
 // Dissemination barrier (MPICH MPIR_Barrier_intra_dissemination): ceil(log2 P) rounds of zero-byte
@@ -73,17 +75,20 @@ void SimProcess::do_gather(std::span<const std::byte> send, std::span<std::byte>
       const int child = rel | mask;
       if (child < P) {
         const int cnt = std::min(mask, P - child);
-        do_recv((child + root) % P, kTagGather, std::span(tmp).subspan(n * static_cast<std::size_t>(mask), n * cnt));
+        do_recv((child + root) % P, kTagGather,
+                std::span(tmp).subspan(n * static_cast<std::size_t>(mask), n * cnt));
         held += cnt;
       }
     } else {
-      do_send(((rel - mask) + root) % P, kTagGather, std::span(tmp).first(n * static_cast<std::size_t>(held)));
+      do_send(((rel - mask) + root) % P, kTagGather,
+              std::span(tmp).first(n * static_cast<std::size_t>(held)));
       break;
     }
   }
   if (rank_ == root)
     for (int i = 0; i < P; ++i)
-      std::memcpy(recv.data() + n * static_cast<std::size_t>((i + root) % P), tmp.data() + n * static_cast<std::size_t>(i), n);
+      std::memcpy(recv.data() + n * static_cast<std::size_t>((i + root) % P),
+                  tmp.data() + n * static_cast<std::size_t>(i), n);
 }
 
 // Allgather: recursive doubling for a power-of-two rank count and a total under 512 KiB, otherwise the
@@ -92,7 +97,9 @@ void SimProcess::do_gather(std::span<const std::byte> send, std::span<std::byte>
 void SimProcess::do_allgather(std::span<const std::byte> send, std::span<std::byte> recv) {
   const int P = size();
   const std::size_t n = send.size();
-  auto block = [&](int i, int count) { return recv.subspan(n * static_cast<std::size_t>(i), n * static_cast<std::size_t>(count)); };
+  auto block = [&](int i, int count) {
+    return recv.subspan(n * static_cast<std::size_t>(i), n * static_cast<std::size_t>(count));
+  };
   std::copy(send.begin(), send.end(), block(rank_, 1).begin());
   if (is_pof2(P) && n * static_cast<std::size_t>(P) < kAllgatherLong) {
     for (int mask = 1; mask < P; mask <<= 1) {
@@ -193,8 +200,10 @@ void SimProcess::do_allreduce_max(std::span<std::int64_t> values) {
     }
   }
   if (rank_ < 2 * rem) {
-    if (rank_ % 2) do_send(rank_ - 1, kTagAllreduce, vbytes);
-    else do_recv(rank_ + 1, kTagAllreduce, vbytes);
+    if (rank_ % 2)
+      do_send(rank_ - 1, kTagAllreduce, vbytes);
+    else
+      do_recv(rank_ + 1, kTagAllreduce, vbytes);
   }
 }
 

@@ -1,7 +1,6 @@
 #include "sim/platform.hpp"
 
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
-
 #include <string>
 #include <unordered_set>
 
@@ -103,7 +102,8 @@ void build_platform(World& w) {
   const NetworkProfile* io = w.io;
   auto* model = sg4::Engine::get_instance()->get_netzone_root()->get_network_model();
   model->set_bw_factor_cb([mpi, io](double size, const sg4::Host* src, const sg4::Host* dst,
-                                    const std::vector<sg4::Link*>&, const std::unordered_set<sg4::NetZone*>&) {
+                                    const std::vector<sg4::Link*>&,
+                                    const std::unordered_set<sg4::NetZone*>&) {
     if (src == dst) return 1.0;
     const bool pvfs = is_server(src) || is_server(dst);
     return (pvfs ? io : mpi)->bandwidth_factor(size);

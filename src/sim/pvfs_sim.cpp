@@ -37,7 +37,9 @@ struct MetaRequest {
 
 constexpr int kChunksInFlight = 2;  // double buffering of the flow protocol
 
-std::int64_t chunks_of(std::int64_t bytes, std::int64_t fb) { return (bytes + fb - 1) / fb; }
+std::int64_t chunks_of(std::int64_t bytes, std::int64_t fb) {
+  return (bytes + fb - 1) / fb;
+}
 
 /// Calls fn(piece, offset_in_piece, length) for the part's stream bytes [from, to).
 template <class Fn>
@@ -52,7 +54,9 @@ void for_stream_range(const pvfs::ServerPart& part, std::int64_t from, std::int6
   }
 }
 
-sg4::Mailbox* server_mailbox(const sg4::Host* h) { return sg4::Mailbox::by_name("pvfs:" + h->get_name()); }
+sg4::Mailbox* server_mailbox(const sg4::Host* h) {
+  return sg4::Mailbox::by_name("pvfs:" + h->get_name());
+}
 
 void charge_cpu(const sg4::MutexPtr& cpu, double seconds) {
   std::unique_lock lock(*cpu);
@@ -62,7 +66,8 @@ void charge_cpu(const sg4::MutexPtr& cpu, double seconds) {
 void serve_io(World& w, IoRequest* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& disk_slots) {
   const PvfsConfig& cfg = w.spec->platform.pvfs;
   sg4::Disk* disk = sg4::this_actor::get_host()->get_disks().front();
-  charge_cpu(cpu, cfg.request_overhead_s + static_cast<double>(req->part.local_regions) * cfg.region_overhead_s);
+  charge_cpu(cpu,
+             cfg.request_overhead_s + static_cast<double>(req->part.local_regions) * cfg.region_overhead_s);
   const std::int64_t total = req->part.bytes;
   const std::int64_t fb = cfg.flow_buffer;
   const std::int64_t n = chunks_of(total, fb);
@@ -75,7 +80,8 @@ void serve_io(World& w, IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Sem
       const std::int64_t a = i * fb;
       const std::int64_t b = std::min(total, a + fb);
       for_stream_range(req->part, a, b, [&](const pvfs::Piece& p, std::int64_t off, std::int64_t len) {
-        w.file.write(p.file_offset + off, std::span(req->wdata + p.data_offset + off, static_cast<std::size_t>(len)));
+        w.file.write(p.file_offset + off,
+                     std::span(req->wdata + p.data_offset + off, static_cast<std::size_t>(len)));
       });
       disk_slots->acquire();
       disk->write(static_cast<sg_size_t>(b - a));
@@ -91,7 +97,8 @@ void serve_io(World& w, IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Sem
       disk->read(static_cast<sg_size_t>(b - a));
       disk_slots->release();
       for_stream_range(req->part, a, b, [&](const pvfs::Piece& p, std::int64_t off, std::int64_t len) {
-        w.file.read(p.file_offset + off, std::span(req->rdata + p.data_offset + off, static_cast<std::size_t>(len)));
+        w.file.read(p.file_offset + off,
+                    std::span(req->rdata + p.data_offset + off, static_cast<std::size_t>(len)));
       });
       if (inflight.size() == kChunksInFlight) {
         inflight.front()->wait();
@@ -188,15 +195,20 @@ void start_pvfs_servers(World& w) {
       auto* mb = server_mailbox(h);
       for (;;) {
         auto* req = mb->get<IoRequest>();
-        sg4::Actor::create("iod-handler", h, [&w, req, cpu, disk_slots] { serve_io(w, req, cpu, disk_slots); })
-            ->daemonize();
+        sg4::Actor::create("iod-handler", h, [&w, req, cpu, disk_slots] {
+          serve_io(w, req, cpu, disk_slots);
+        })->daemonize();
       }
     });
   }
 }
 
-void pvfs_open(World& w, int rank) { metadata_round_trip(w, rank); }
-void pvfs_close(World& w, int rank) { metadata_round_trip(w, rank); }
+void pvfs_open(World& w, int rank) {
+  metadata_round_trip(w, rank);
+}
+void pvfs_close(World& w, int rank) {
+  metadata_round_trip(w, rank);
+}
 
 void pvfs_write(World& w, int rank, std::span<const Extent> regions, std::span<const std::byte> data) {
   io(w, rank, regions, data.data() ? data.data() : reinterpret_cast<const std::byte*>(""), nullptr);

@@ -4,8 +4,12 @@
 
 namespace ciosim::sim {
 
-void SimProcess::do_file_open(const std::string&) { pvfs_open(world_, rank_); }
-void SimProcess::do_file_close() { pvfs_close(world_, rank_); }
+void SimProcess::do_file_open(const std::string&) {
+  pvfs_open(world_, rank_);
+}
+void SimProcess::do_file_close() {
+  pvfs_close(world_, rank_);
+}
 
 void SimProcess::do_write_at(Offset offset, std::span<const std::byte> data) {
   const Extent e{offset, static_cast<Offset>(data.size())};

@@ -7,7 +7,9 @@ namespace ciosim::sim {
 
 SimProcess::SimProcess(World& world, int rank) : world_(world), rank_(rank) {}
 
-std::string SimProcess::host() const { return world_.rank_hosts[static_cast<std::size_t>(rank_)]->get_name(); }
+std::string SimProcess::host() const {
+  return world_.rank_hosts[static_cast<std::size_t>(rank_)]->get_name();
+}
 
 void SimProcess::finish() {
   RankRecord& rec = world_.records[static_cast<std::size_t>(rank_)];
@@ -70,8 +72,8 @@ void SimProcess::do_wait(Request& r) {
   if (p.is_recv) {
     std::unique_ptr<Envelope> env(p.in);
     if (env->size != p.dest.size())
-      throw std::runtime_error("message of " + std::to_string(env->size) + " bytes received into a buffer of " +
-                               std::to_string(p.dest.size()));
+      throw std::runtime_error("message of " + std::to_string(env->size) +
+                               " bytes received into a buffer of " + std::to_string(p.dest.size()));
     if (env->size) std::memcpy(p.dest.data(), env->data, env->size);
     sg4::this_actor::sleep_for(world_.mpi->recv_overhead_s);
   }
@@ -96,7 +98,8 @@ void SimProcess::do_recv(int src, int tag, std::span<std::byte> buf) {
 
 void SimProcess::do_compute(const Work& w) {
   const PlatformSpec& ps = world_.spec->platform;
-  const double t = static_cast<double>(w.bytes_copied) / ps.memcpy_Bps + static_cast<double>(w.tuples) * ps.tuple_cost_s;
+  const double t =
+      static_cast<double>(w.bytes_copied) / ps.memcpy_Bps + static_cast<double>(w.tuples) * ps.tuple_cost_s;
   if (t > 0) sg4::this_actor::sleep_for(t);
 }
 

@@ -65,7 +65,8 @@ std::vector<PhaseTime> phase_times(const World& w) {
       per_rank[index(marks[i].first)][r] += until - marks[i].second;
     }
   }
-  for (std::size_t i = 0; i < out.size(); ++i) out[i].time_s = *std::max_element(per_rank[i].begin(), per_rank[i].end());
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i].time_s = *std::max_element(per_rank[i].begin(), per_rank[i].end());
   return out;
 }
 
@@ -86,15 +87,16 @@ RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& bod
   w.io = &network_profile(spec.network_io);
   const PlatformSpec& ps = spec.platform;
   if (spec.ranks < 1 || spec.ranks > ps.nodes * ps.cores_per_node)
-    throw std::invalid_argument("run.ranks = " + std::to_string(spec.ranks) + " does not fit platform '" + ps.name +
-                                "' (" + std::to_string(ps.nodes) + " nodes x " + std::to_string(ps.cores_per_node) +
-                                " cores)");
+    throw std::invalid_argument("run.ranks = " + std::to_string(spec.ranks) + " does not fit platform '" +
+                                ps.name + "' (" + std::to_string(ps.nodes) + " nodes x " +
+                                std::to_string(ps.cores_per_node) + " cores)");
   build_platform(w);
   w.records.resize(static_cast<std::size_t>(spec.ranks));
   start_pvfs_servers(w);
   auto start = sg4::Barrier::create(static_cast<unsigned>(spec.ranks));
   for (int r = 0; r < spec.ranks; ++r)
-    w.rank_actors.push_back(sg4::Actor::create("rank" + std::to_string(r), w.rank_hosts[static_cast<std::size_t>(r)],
+    w.rank_actors.push_back(sg4::Actor::create("rank" + std::to_string(r),
+                                               w.rank_hosts[static_cast<std::size_t>(r)],
                                                [&w, &body, start, r] { rank_main(w, body, start, r); }));
   engine.run();
   if (!w.errors.empty()) throw std::runtime_error(w.errors.front());

@@ -2,9 +2,8 @@
 // simulated file, and per-rank records. Owned by simulate(); never global.
 #pragma once
 
-#include <simgrid/s4u.hpp>
-
 #include <cstdint>
+#include <simgrid/s4u.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,8 +18,8 @@ namespace ciosim::sim {
 namespace sg4 = simgrid::s4u;
 
 struct RankRecord {
-  double start = 0;  ///< clock after the common start barrier
-  double end = 0;    ///< clock when the rank finished
+  double start = 0;                                   ///< clock after the common start barrier
+  double end = 0;                                     ///< clock when the rank finished
   std::vector<std::pair<std::string, double>> marks;  ///< phase name, clock at its start
   Counters counters;
 };

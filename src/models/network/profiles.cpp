@@ -83,7 +83,8 @@ std::vector<NetworkProfile> make_profiles() {
       // Open MPI btl_openib_eager_limit default: 12 KiB.
       .eager_threshold = 12288,
       .size_factors = {{0, 2048.0 / 2074.0}},
-      .source = "InfiniBand Architecture Spec vol. 1; OSU latency benchmarks (SDR era); Open MPI openib defaults",
+      .source =
+          "InfiniBand Architecture Spec vol. 1; OSU latency benchmarks (SDR era); Open MPI openib defaults",
   });
 
   v.push_back(NetworkProfile{
@@ -96,7 +97,8 @@ std::vector<NetworkProfile> make_profiles() {
       .recv_overhead_s = 0.3e-6,
       .eager_threshold = 12288,
       .size_factors = {{0, 2048.0 / 2074.0}},
-      .source = "InfiniBand Architecture Spec vol. 1; OSU latency benchmarks (DDR era); Open MPI openib defaults",
+      .source =
+          "InfiniBand Architecture Spec vol. 1; OSU latency benchmarks (DDR era); Open MPI openib defaults",
   });
   return v;
 }

@@ -19,13 +19,13 @@ struct SizeFactor {
 struct NetworkProfile {
   std::string name;
   std::string description;
-  double link_bandwidth_Bps = 0;  ///< per NIC direction, bytes/s (wire rate)
-  double link_latency_s = 0;      ///< per NIC link; a host-to-host route crosses two NIC links
-  double send_overhead_s = 0;     ///< CPU time the sender spends per message (LogP o_s)
-  double recv_overhead_s = 0;     ///< CPU time the receiver spends per message (LogP o_r)
-  std::int64_t eager_threshold = 0;  ///< messages of at most this many bytes are sent eagerly
+  double link_bandwidth_Bps = 0;         ///< per NIC direction, bytes/s (wire rate)
+  double link_latency_s = 0;             ///< per NIC link; a host-to-host route crosses two NIC links
+  double send_overhead_s = 0;            ///< CPU time the sender spends per message (LogP o_s)
+  double recv_overhead_s = 0;            ///< CPU time the receiver spends per message (LogP o_r)
+  std::int64_t eager_threshold = 0;      ///< messages of at most this many bytes are sent eagerly
   std::vector<SizeFactor> size_factors;  ///< effective/wire bandwidth by message size
-  std::string source;             ///< where the numbers come from
+  std::string source;                    ///< where the numbers come from
 
   double bandwidth_factor(double bytes) const;
   /// One-way time of a lone message of `bytes` on a two-link route: what the model must produce.

@@ -31,7 +31,8 @@ void FileStore::export_to(const std::string& path) const {
     f.write(reinterpret_cast<const char*>(bytes_.data()), static_cast<std::streamsize>(bytes_.size()));
     if (!f) throw std::runtime_error("cannot write '" + tmp + "'");
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error("cannot rename to '" + path + "'");
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw std::runtime_error("cannot rename to '" + path + "'");
 }
 
 }  // namespace ciosim::pvfs

@@ -7,17 +7,17 @@
 namespace ciosim {
 
 struct PvfsConfig {
-  int io_servers = 8;                    ///< I/O server hosts (PVFS iod), each with one disk
-  std::int64_t stripe_size = 65536;      ///< bytes per strip, round-robin over servers from server 0
-  double disk_write_Bps = 40e6;          ///< sustained disk write bandwidth, bytes/s
-  double disk_read_Bps = 45e6;           ///< sustained disk read bandwidth, bytes/s
-  double request_overhead_s = 100e-6;    ///< server CPU time per request (decode, job setup)
-  double region_overhead_s = 5e-6;       ///< server CPU time per contiguous region of a list request
+  int io_servers = 8;                      ///< I/O server hosts (PVFS iod), each with one disk
+  std::int64_t stripe_size = 65536;        ///< bytes per strip, round-robin over servers from server 0
+  double disk_write_Bps = 40e6;            ///< sustained disk write bandwidth, bytes/s
+  double disk_read_Bps = 45e6;             ///< sustained disk read bandwidth, bytes/s
+  double request_overhead_s = 100e-6;      ///< server CPU time per request (decode, job setup)
+  double region_overhead_s = 5e-6;         ///< server CPU time per contiguous region of a list request
   double client_region_overhead_s = 1e-6;  ///< client CPU time per region it puts in a request
-  std::int64_t flow_buffer = 65536;      ///< bytes per pipelined network/disk chunk
-  int max_outstanding = 8;               ///< disk I/Os a server keeps in flight
-  std::int64_t request_header = 256;     ///< bytes of a request/ack message besides its data/regions
-  std::int64_t region_descriptor = 16;   ///< bytes per (offset, length) region in a list request
+  std::int64_t flow_buffer = 65536;        ///< bytes per pipelined network/disk chunk
+  int max_outstanding = 8;                 ///< disk I/Os a server keeps in flight
+  std::int64_t request_header = 256;       ///< bytes of a request/ack message besides its data/regions
+  std::int64_t region_descriptor = 16;     ///< bytes per (offset, length) region in a list request
 };
 
 }  // namespace ciosim

@@ -5,8 +5,10 @@
 
 namespace ciosim::pvfs {
 
-std::vector<ServerPart> split_by_stripe(std::span<const Extent> regions, std::int64_t stripe_size, int servers) {
-  if (stripe_size <= 0 || servers <= 0) throw std::invalid_argument("stripe_size and servers must be positive");
+std::vector<ServerPart> split_by_stripe(std::span<const Extent> regions, std::int64_t stripe_size,
+                                        int servers) {
+  if (stripe_size <= 0 || servers <= 0)
+    throw std::invalid_argument("stripe_size and servers must be positive");
   std::vector<ServerPart> parts(static_cast<std::size_t>(servers));
   for (int k = 0; k < servers; ++k) parts[static_cast<std::size_t>(k)].server = k;
   Offset data = 0;

@@ -17,7 +17,7 @@ struct Piece {
   Offset file_offset = 0;   ///< in the logical file
   Offset local_offset = 0;  ///< in the server's local file
   Offset length = 0;
-  Offset data_offset = 0;   ///< position in the client's buffer (regions back to back)
+  Offset data_offset = 0;  ///< position in the client's buffer (regions back to back)
 };
 
 /// What one client request sends to one server.
@@ -32,6 +32,7 @@ struct ServerPart {
 
 /// Splits a list request (regions back to back in the client's buffer) by strip; one part per server
 /// touched, in increasing server order. Zero-length regions are skipped.
-std::vector<ServerPart> split_by_stripe(std::span<const Extent> regions, std::int64_t stripe_size, int servers);
+std::vector<ServerPart> split_by_stripe(std::span<const Extent> regions, std::int64_t stripe_size,
+                                        int servers);
 
 }  // namespace ciosim::pvfs

@@ -1,0 +1,50 @@
+// The `ciosim` subcommands. Each returns the process exit code or throws: config::ConfigError or
+// std::invalid_argument for bad input (main prints one line, exits 2), anything else for a failure to
+// run (exits 1).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "config/params.hpp"
+
+namespace ciosim::app {
+
+/// Where platforms/NAME.toml are looked up, in order: $CIOSIM_DATA_DIR (if set), the source tree the
+/// binary was built from (CIOSIM_SOURCE_DIR), the current directory.
+std::vector<std::filesystem::path> data_dirs();
+
+/// The parameter table as text (key, type, unit, default, choices, help), for `run --help` and `list`.
+std::string parameter_help(const std::vector<config::Param>& params);
+
+struct RunOptions {
+  std::string scenario;
+  std::vector<std::string> sets;
+  std::string out;                        ///< "" = results/<scenario name>
+  std::string export_file;                ///< "" = none
+  std::string effective_format = "toml";  ///< "toml" or "json"
+  bool quiet = false;                     ///< no progress on stderr
+  bool dry_run = false;                   ///< validate and list the points; simulate and write nothing
+};
+/// `ciosim run`: validate everything, simulate each point in a child process, print the table, write
+/// results.json, results.csv and the effective configuration into the output directory.
+int run_command(const RunOptions& opt);
+
+struct PlanOptions {
+  std::int64_t nx = 0;
+  std::int64_t np = 0;
+  std::int64_t bx = 1;
+  bool bx_given = false;
+  std::string kind = "block-cyclic";
+  std::int64_t seed = 1;
+  bool seed_given = false;
+};
+/// `ciosim plan`: the IEC inspector's plan of every rank as JSON on stdout.
+int plan_command(const PlanOptions& opt);
+
+/// `ciosim list`: algorithms, networks, platforms, workloads and parameters.
+int list_command();
+
+}  // namespace ciosim::app

@@ -1,0 +1,103 @@
+// ciosim: discrete-event simulation of collective I/O. Subcommands run, plan and list (commands.hpp).
+// Exit codes: 0 success; 2 bad input (one line on stderr naming the problem and the valid choices);
+// 1 a simulation or I/O failure.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <iostream>
+#include <stdexcept>
+
+#include "app/commands.hpp"
+#include "app/runner.hpp"
+#include "config/params.hpp"
+#include "config/platform_file.hpp"
+#include "version.hpp"
+
+namespace {
+
+using namespace ciosim;
+
+int fail(int code, const std::string& message) {
+  std::cerr << "ciosim: error: " << config::one_line(message) << std::endl;
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"ciosim " + std::string(kVersion) +
+               ": discrete-event simulation of collective I/O techniques on modelled clusters"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("ciosim ") + kVersion);
+
+  app::RunOptions run_opt;
+  CLI::App* run = app.add_subcommand("run", "Simulate every point of a scenario and write its results");
+  run->add_option("SCENARIO", run_opt.scenario, "Scenario file (TOML)")->required();
+  run->add_option("--set", run_opt.sets,
+                  "Override a parameter: KEY=VALUE, VALUE in TOML syntax or a bare word; an array sweeps "
+                  "(e.g. --set workload.bx=[1,2,4] --set network.mpi=fast-ethernet). Repeatable.")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
+  run->add_option("--out", run_opt.out, "Output directory (default: results/<scenario name>)")
+      ->type_name("DIR");
+  run->add_option("--export-file", run_opt.export_file,
+                  "Write the simulated file here (single-point scenarios only)")
+      ->type_name("PATH");
+  run->add_option("--effective-format", run_opt.effective_format,
+                  "Format of the saved effective configuration: toml or json")
+      ->type_name("FORMAT");
+  run->add_flag("-q,--quiet", run_opt.quiet, "No progress messages on stderr");
+  run->add_flag("-n,--dry-run", run_opt.dry_run,
+                "Validate the scenario and list its points; simulate nothing");
+  std::vector<std::filesystem::path> dirs;
+  try {
+    dirs = app::data_dirs();
+    run->footer("Parameters (key, default, help):\n" +
+                app::parameter_help(config::parameters(config::platform_names(dirs))));
+  } catch (const std::exception& e) {
+    return fail(2, e.what());  // a registry that cannot be built: nothing can run
+  }
+
+  app::PlanOptions plan_opt;
+  CLI::App* plan =
+      app.add_subcommand("plan", "Print the IEC inspector's plan for every rank as JSON (entries)");
+  plan->add_option("--nx", plan_opt.nx, "Entries of the global vector")->required();
+  plan->add_option("--np", plan_opt.np, "Number of ranks")->required();
+  CLI::Option* bx = plan->add_option("--bx", plan_opt.bx, "Block size in entries (block-cyclic; default 1)");
+  plan->add_option("--kind", plan_opt.kind, "Distribution: block-cyclic (default) or irregular");
+  CLI::Option* seed = plan->add_option("--seed", plan_opt.seed, "Random seed (irregular; default 1)");
+
+  CLI::App* list =
+      app.add_subcommand("list", "List the algorithms, networks, platforms, workloads and parameters");
+
+  if (argc > 1 && argv[1][0] != '-') {  // CLI11 would only say "A subcommand is required"
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+      names.push_back(sub->get_name());
+    if (std::find(names.begin(), names.end(), argv[1]) == names.end())
+      return fail(
+          2, "unknown subcommand '" + std::string(argv[1]) + "'; valid subcommands: " + config::join(names));
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    return fail(2, std::string(e.what()) + " (see ciosim --help)");
+  }
+  plan_opt.bx_given = bx->count() > 0;
+  plan_opt.seed_given = seed->count() > 0;
+
+  try {
+    if (*run) return app::run_command(run_opt);
+    if (*plan) return app::plan_command(plan_opt);
+    if (*list) return app::list_command();
+  } catch (const config::ConfigError& e) {
+    return fail(2, e.what());
+  } catch (const std::invalid_argument& e) {
+    return fail(2, e.what());
+  } catch (const app::PointFailed& e) {
+    return fail(1, e.what());
+  } catch (const std::exception& e) {
+    return fail(1, e.what());
+  }
+  return fail(2, "no subcommand (see ciosim --help)");
+}

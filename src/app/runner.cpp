@@ -1,0 +1,130 @@
+#include "app/runner.hpp"
+
+#include <fcntl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "config/results.hpp"
+#include "config/scenario.hpp"
+#include "sim/simulate.hpp"
+
+namespace ciosim::app {
+namespace {
+
+void write_all(int fd, const std::string& data) {
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;  // the parent went away; nothing more to do
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+std::string read_all(int fd) {
+  std::string out;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  return out;
+}
+
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+/// The child: simulate, report, exit without running the parent's atexit handlers or destructors.
+[[noreturn]] void child(const RunSpec& spec, int fd) {
+  nlohmann::json msg;
+  int status = 0;
+  try {
+    msg = {{"ok", true}, {"result", config::run_result_to_json(sim::simulate(spec))}};
+  } catch (const std::exception& e) {
+    msg = {{"ok", false}, {"error", one_line(e.what())}};
+    status = 3;
+  } catch (...) {
+    msg = {{"ok", false}, {"error", "unknown exception"}};
+    status = 3;
+  }
+  write_all(fd, msg.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  ::close(fd);
+  std::fflush(nullptr);
+  ::_exit(status);
+}
+
+}  // namespace
+
+RunResult run_point(const RunSpec& spec, const std::string& label) {
+  const std::string name = label.empty() ? "the run" : "point " + label;
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw PointFailed(name + ": pipe: " + std::strerror(errno));
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    const int err = errno;
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw PointFailed(name + ": fork: " + std::strerror(err));
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    child(spec, fds[1]);
+  }
+  ::close(fds[1]);
+  const std::string payload = read_all(fds[0]);  // to EOF before waiting: the pipe buffer is bounded
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    throw PointFailed(name + ": the simulation crashed with signal " + std::to_string(sig) + " (" +
+                      ::strsignal(sig) + ")");
+  }
+  nlohmann::json msg;
+  try {
+    msg = nlohmann::json::parse(payload);
+  } catch (const nlohmann::json::exception&) {
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    throw PointFailed(name + ": the simulation exited with status " + std::to_string(code) +
+                      " without reporting a result");
+  }
+  if (!msg.value("ok", false))
+    throw PointFailed(name + ": " + msg.value("error", std::string("unknown error")));
+  try {
+    return config::run_result_from_json(msg.at("result"));
+  } catch (const std::exception& e) {
+    throw PointFailed(name + ": " + e.what());
+  }
+}
+
+std::vector<RunResult> run_points(const std::vector<RunSpec>& specs, const Progress& progress) {
+  std::vector<RunResult> out;
+  out.reserve(specs.size());
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    if (progress) progress(i, specs.size(), specs[i]);
+    std::string label = std::to_string(i + 1) + " of " + std::to_string(specs.size());
+    if (const std::string p = config::point_label(specs[i]); !p.empty()) label += " (" + p + ")";
+    out.push_back(
+        run_point(specs[i], specs.size() > 1 || !config::point_label(specs[i]).empty() ? label : ""));
+  }
+  return out;
+}
+
+}  // namespace ciosim::app

@@ -1,0 +1,246 @@
+#include "config/params.hpp"
+
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+
+#include "algorithms/technique.hpp"
+#include "config/workload.hpp"
+#include "models/network/profiles.hpp"
+
+namespace ciosim::config {
+
+const char* type_name(ParamType t) {
+  switch (t) {
+    case ParamType::Int:
+      return "int";
+    case ParamType::Size:
+      return "size";
+    case ParamType::String:
+      return "string";
+    case ParamType::Enum:
+      return "enum";
+  }
+  return "?";
+}
+
+std::string value_text(const Value& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
+  return std::get<std::string>(v);
+}
+
+std::string value_toml(const Value& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
+  return quote(std::get<std::string>(v));
+}
+
+std::string Param::default_text() const {
+  if (default_value) return value_text(*default_value);
+  if (platform_default) return "(platform's)";
+  return "(required)";
+}
+
+namespace {
+
+std::vector<std::string> technique_names() {
+  std::vector<std::string> out;
+  for (const auto& t : techniques()) out.push_back(t.name);
+  return out;
+}
+
+std::vector<std::string> network_names() {
+  std::vector<std::string> out;
+  for (const auto& n : network_profiles()) out.push_back(n.name);
+  return out;
+}
+
+std::vector<std::string> workload_names() {
+  std::vector<std::string> out;
+  for (const auto& w : workloads()) out.push_back(w.name);
+  return out;
+}
+
+Param make(std::string key, ParamType type, std::string unit, std::optional<Value> def, std::string help) {
+  Param p;
+  p.key = std::move(key);
+  p.type = type;
+  p.unit = std::move(unit);
+  p.default_value = std::move(def);
+  p.help = std::move(help);
+  return p;
+}
+
+Param ranged(Param p, std::int64_t min, std::int64_t max) {
+  p.min = min;
+  p.max = max;
+  return p;
+}
+
+Param from_platform(Param p) {
+  p.platform_default = true;
+  return p;
+}
+
+Param with_choices(Param p, std::vector<std::string> choices) {
+  p.choices = std::move(choices);
+  return p;
+}
+
+}  // namespace
+
+std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
+  using T = ParamType;
+  const auto none = std::nullopt;
+  return {
+      with_choices(make("run.algorithm", T::Enum, "", none, "collective I/O technique (`ciosim list`)"),
+                   technique_names()),
+      ranged(make("run.ranks", T::Int, "ranks", none, "MPI processes, placed cores_per_node per node"), 1,
+             INT_MAX),
+      with_choices(make("run.platform", T::String, "", none,
+                        "platform: the name of platforms/NAME.toml, or a path to a .toml file"),
+                   platform_names),
+      ranged(make("run.iterations", T::Int, "writes", Value{std::int64_t{1}},
+                  "times the collective write is repeated (the inspector runs once)"),
+             1, INT_MAX),
+      with_choices(from_platform(make("network.mpi", T::Enum, "", none, "network profile of MPI traffic")),
+                   network_names()),
+      with_choices(
+          from_platform(make("network.io", T::Enum, "", none, "network profile of the traffic to PVFS")),
+          network_names()),
+      with_choices(make("workload.kind", T::Enum, "", Value{std::string("block-cyclic")},
+                        "how the entries of x are distributed over the ranks"),
+                   workload_names()),
+      make("workload.nx", T::Size, "entries", none,
+           "entries of the global vector x (a plain integer; sizes with units such as \"100MiB\" are not "
+           "accepted)"),
+      make("workload.bx", T::Size, "entries", Value{std::int64_t{1}},
+           "block size of the block-cyclic distribution"),
+      ranged(make("workload.element_size", T::Size, "bytes", Value{std::int64_t{4}}, "bytes per entry of x"),
+             1, std::int64_t{1} << 30),
+      ranged(make("workload.seed", T::Size, "", Value{std::int64_t{1}},
+                  "random seed of the irregular distribution"),
+             0, INT64_MAX),
+      ranged(from_platform(make("pvfs.io_servers", T::Int, "servers", none, "PVFS I/O servers")), 1, INT_MAX),
+      from_platform(make("pvfs.stripe_size", T::Size, "bytes", none, "PVFS strip size")),
+      ranged(from_platform(make("platform.nodes", T::Int, "nodes", none, "compute nodes")), 1, INT_MAX),
+      ranged(from_platform(make("platform.cores_per_node", T::Int, "cores", none, "ranks placed per node")),
+             1, INT_MAX),
+  };
+}
+
+const Param* find_param(const std::vector<Param>& params, std::string_view key) {
+  for (const auto& p : params)
+    if (p.key == key) return &p;
+  return nullptr;
+}
+
+const Param& param(const std::vector<Param>& params, std::string_view key) {
+  if (const Param* p = find_param(params, key)) return *p;
+  std::vector<std::string> keys;
+  for (const auto& p : params) keys.push_back(p.key);
+  throw ConfigError("unknown parameter '" + std::string(key) + "'; valid parameters: " + join(keys));
+}
+
+bool is_platform_path(std::string_view value) {
+  return value.find('/') != std::string_view::npos ||
+         (value.size() > 5 && value.substr(value.size() - 5) == ".toml");
+}
+
+void check_value(const Param& p, const Value& v) {
+  const std::string unit = p.unit.empty() ? "" : " (" + p.unit + ")";
+  if (p.numeric()) {
+    const auto* i = std::get_if<std::int64_t>(&v);
+    if (!i)
+      throw ConfigError(p.key + " must be an integer" + unit + ", got " + value_toml(v) +
+                        (p.type == ParamType::Size ? "; sizes with units are not accepted" : ""));
+    if (*i < p.min || *i > p.max) {
+      std::string range = p.max == INT64_MAX || (p.type == ParamType::Int && p.max == INT_MAX)
+                              ? ">= " + std::to_string(p.min)
+                              : "in [" + std::to_string(p.min) + ", " + std::to_string(p.max) + "]";
+      throw ConfigError(p.key + " must be " + range + unit + ", got " + std::to_string(*i));
+    }
+    return;
+  }
+  const auto* s = std::get_if<std::string>(&v);
+  if (!s) throw ConfigError(p.key + " must be a string, got " + value_toml(v));
+  if (p.type == ParamType::Enum) {
+    for (const auto& c : p.choices)
+      if (c == *s) return;
+    throw ConfigError("unknown " + p.key + " " + quote(*s) + "; valid choices: " + join(p.choices));
+  }
+  if (p.key == "run.platform" && !is_platform_path(*s)) {
+    for (const auto& c : p.choices)
+      if (c == *s) return;
+    throw ConfigError("unknown platform " + quote(*s) + " for run.platform; available platforms: " +
+                      (p.choices.empty() ? std::string("(none found)") : join(p.choices)) +
+                      "; or give a path to a .toml file");
+  }
+  if (s->empty()) throw ConfigError(p.key + " must not be empty");
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view sep) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out += sep;
+    out += items[i];
+  }
+  return out;
+}
+
+std::string quote(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string toml_key(std::string_view key) {
+  bool bare = !key.empty();
+  for (char c : key)
+    bare = bare && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                    c == '-');
+  return bare ? std::string(key) : quote(key);
+}
+
+std::string toml_double(double v) {
+  std::string s = format_double(v);
+  if (s.find_first_of(".eni") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string format_double(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  (void)ec;
+  return std::string(buf, end);
+}
+
+}  // namespace ciosim::config

@@ -1,0 +1,372 @@
+#include "config/platform_file.hpp"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <variant>
+
+#include "config/params.hpp"
+#include "models/network/profiles.hpp"
+
+namespace ciosim::config {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ---- the platform file's fields, declared once: parsing, checking and writing derive from this table.
+
+enum class Kind { Int, Int64, Real, Network };
+using Ref = std::variant<int*, std::int64_t*, double*, std::string*>;
+
+struct Field {
+  std::string_view table;
+  std::string_view key;
+  Kind kind;
+  double min;      ///< smallest valid value (numbers)
+  bool above_min;  ///< the value must be strictly greater than min
+  Ref (*ref)(PlatformSpec&);
+};
+
+// clang-format off
+const Field kFields[] = {
+    {"nodes", "count", Kind::Int, 1, false, [](PlatformSpec& p) -> Ref { return &p.nodes; }},
+    {"nodes", "cores_per_node", Kind::Int, 1, false, [](PlatformSpec& p) -> Ref { return &p.cores_per_node; }},
+    {"nodes", "memcpy_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.memcpy_Bps; }},
+    {"nodes", "tuple_cost_s", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.tuple_cost_s; }},
+    {"nodes", "loopback_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.loopback_Bps; }},
+    {"network", "mpi", Kind::Network, 0, false, [](PlatformSpec& p) -> Ref { return &p.network_mpi; }},
+    {"network", "io", Kind::Network, 0, false, [](PlatformSpec& p) -> Ref { return &p.network_io; }},
+    {"pvfs", "io_servers", Kind::Int, 1, false, [](PlatformSpec& p) -> Ref { return &p.pvfs.io_servers; }},
+    {"pvfs", "stripe_size", Kind::Int64, 1, false, [](PlatformSpec& p) -> Ref { return &p.pvfs.stripe_size; }},
+    {"pvfs", "disk_write_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.pvfs.disk_write_Bps; }},
+    {"pvfs", "disk_read_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.pvfs.disk_read_Bps; }},
+    {"pvfs", "request_overhead_s", Kind::Real, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.pvfs.request_overhead_s; }},
+    {"pvfs", "region_overhead_s", Kind::Real, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.pvfs.region_overhead_s; }},
+    {"pvfs", "client_region_overhead_s", Kind::Real, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.pvfs.client_region_overhead_s; }},
+    {"pvfs", "flow_buffer", Kind::Int64, 1, false, [](PlatformSpec& p) -> Ref { return &p.pvfs.flow_buffer; }},
+    {"pvfs", "max_outstanding", Kind::Int, 1, false, [](PlatformSpec& p) -> Ref { return &p.pvfs.max_outstanding; }},
+    {"pvfs", "request_header", Kind::Int64, 0, false, [](PlatformSpec& p) -> Ref { return &p.pvfs.request_header; }},
+    {"pvfs", "region_descriptor", Kind::Int64, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.pvfs.region_descriptor; }},
+};
+// clang-format on
+
+constexpr std::string_view kTables[] = {"nodes", "network", "pvfs"};
+
+const char* unit_of(const Field& f) {
+  if (f.kind == Kind::Network) return "a network profile name";
+  if (f.key.ends_with("_Bps")) return "bytes/s";
+  if (f.key.ends_with("_s")) return "seconds";
+  return f.kind == Kind::Real ? "a number" : "an integer";
+}
+
+std::vector<std::string> keys_of(std::string_view table) {
+  std::vector<std::string> out;
+  for (const auto& f : kFields)
+    if (f.table == table) out.emplace_back(f.key);
+  return out;
+}
+
+const Field* find_field(std::string_view table, std::string_view key) {
+  for (const auto& f : kFields)
+    if (f.table == table && f.key == key) return &f;
+  return nullptr;
+}
+
+bool is_source_key(std::string_view key) {
+  return key.size() > 7 && key.ends_with("_source");
+}
+
+void check_field(const Field& f, PlatformSpec& p, const std::string& where) {
+  const std::string dotted = std::string(f.table) + "." + std::string(f.key);
+  std::visit(
+      [&](auto* v) {
+        using T = std::remove_pointer_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          try {
+            (void)network_profile(*v);
+          } catch (const std::invalid_argument& e) {
+            throw ConfigError(where + dotted + ": " + one_line(e.what()));
+          }
+        } else {
+          const double x = static_cast<double>(*v);
+          const bool ok = std::isfinite(x) && (f.above_min ? x > f.min : x >= f.min);
+          if (!ok) {
+            std::string val = std::is_same_v<T, double> ? format_double(x) : std::to_string(*v);
+            throw ConfigError(where + dotted + " must be " + (f.above_min ? "> " : ">= ") +
+                              format_double(f.min) + " (" + unit_of(f) + "), got " + val);
+          }
+        }
+      },
+      f.ref(p));
+}
+
+void set_field(const Field& f, PlatformSpec& p, const toml::node& n, const std::string& where) {
+  const std::string dotted = std::string(f.table) + "." + std::string(f.key);
+  const auto wrong = [&] {
+    return ConfigError(where + dotted + " must be " + unit_of(f) + ", got " + toml_type(n));
+  };
+  std::visit(
+      [&](auto* v) {
+        using T = std::remove_pointer_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          if (!n.is_string()) throw wrong();
+          *v = *n.value<std::string>();
+        } else if constexpr (std::is_same_v<T, double>) {
+          if (!n.is_number()) throw wrong();
+          *v = n.is_integer() ? static_cast<double>(*n.value<std::int64_t>()) : *n.value<double>();
+        } else {
+          if (!n.is_integer()) throw wrong();
+          const std::int64_t i = *n.value<std::int64_t>();
+          if (std::is_same_v<T, int> && (i > INT_MAX || i < INT_MIN))
+            throw ConfigError(where + dotted + " is too large: " + std::to_string(i));
+          *v = static_cast<T>(i);
+        }
+      },
+      f.ref(p));
+  check_field(f, p, where);
+}
+
+std::string source_text(const toml::node& n, const std::string& dotted, const std::string& where) {
+  if (!n.is_string())
+    throw ConfigError(where + dotted + " (documentation of a value's source) must be a string, got " +
+                      toml_type(n));
+  return *n.value<std::string>();
+}
+
+std::string valid_top_level() {
+  return "name, description, [nodes], [network], [pvfs], and any key ending in _source";
+}
+
+}  // namespace
+
+std::string one_line(std::string_view s) {
+  std::string out(s);
+  std::replace(out.begin(), out.end(), '\n', ' ');
+  std::replace(out.begin(), out.end(), '\r', ' ');
+  return out;
+}
+
+std::string at(const std::string& origin, const toml::node& n) {
+  const auto& b = n.source().begin;
+  return b.line ? origin + ":" + std::to_string(b.line) + ": " : origin + ": ";
+}
+
+std::string toml_type(const toml::node& n) {
+  switch (n.type()) {
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a float";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::table:
+      return "a table";
+    default:
+      return "a date/time";
+  }
+}
+
+toml::table parse_toml(std::string_view toml_text, const std::string& origin) {
+  try {
+    return toml::parse(toml_text, origin);
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
+    throw ConfigError(origin + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
+                      ": malformed TOML: " + one_line(e.description()));
+  }
+}
+
+PlatformFile parse_platform(std::string_view toml_text, const std::string& origin) {
+  return platform_from_table(parse_toml(toml_text, origin), origin);
+}
+
+PlatformFile platform_from_table(const toml::table& doc, const std::string& origin) {
+  PlatformFile out;
+  out.spec = PlatformSpec{};
+  out.spec.name = fs::path(origin).stem().string();
+  std::set<std::string> seen;
+  for (auto&& [k, node] : doc) {
+    const std::string key(k.str());
+    const std::string where = at(origin, node);
+    if (key == "name" || key == "description") {
+      if (!node.is_string()) throw ConfigError(where + key + " must be a string, got " + toml_type(node));
+      (key == "name" ? out.spec.name : out.spec.description) = *node.value<std::string>();
+    } else if (is_source_key(key)) {
+      out.sources.emplace_back(key, source_text(node, key, where));
+    } else if (std::find(std::begin(kTables), std::end(kTables), key) != std::end(kTables)) {
+      if (!node.is_table())
+        throw ConfigError(where + "[" + key + "] must be a table, got " + toml_type(node));
+      for (auto&& [k2, value] : *node.as_table()) {
+        const std::string key2(k2.str());
+        const std::string where2 = at(origin, value);
+        const std::string dotted = key + "." + key2;
+        if (is_source_key(key2)) {
+          out.sources.emplace_back(dotted, source_text(value, dotted, where2));
+        } else if (const Field* f = find_field(key, key2)) {
+          set_field(*f, out.spec, value, where2);
+          seen.insert(dotted);
+        } else {
+          throw ConfigError(where2 + "unknown key " + dotted + "; valid keys in [" + key +
+                            "]: " + join(keys_of(key)) + ", and any key ending in _source");
+        }
+      }
+    } else {
+      throw ConfigError(where + "unknown key " + key + "; valid: " + valid_top_level());
+    }
+  }
+  std::vector<std::string> missing;
+  for (const auto& f : kFields) {
+    const std::string dotted = std::string(f.table) + "." + std::string(f.key);
+    if (!seen.count(dotted)) missing.push_back(dotted);
+  }
+  if (!missing.empty())
+    throw ConfigError(origin + ": missing required key" + (missing.size() > 1 ? "s " : " ") + join(missing) +
+                      " (every platform value must be given, in SI units)");
+  if (out.spec.name.empty()) throw ConfigError(origin + ": name must not be empty");
+  std::sort(out.sources.begin(), out.sources.end());
+  return out;
+}
+
+PlatformFile load_platform_file(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec))
+    throw ConfigError("platform file " + file.string() + " not found (or not a regular file)");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw ConfigError("cannot read platform file " + file.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_platform(text.str(), file.string());
+}
+
+void check_platform(const PlatformSpec& p, const std::string& where) {
+  PlatformSpec copy = p;
+  const std::string prefix = where.empty() ? "" : where + ": ";
+  for (const auto& f : kFields) check_field(f, copy, prefix);
+}
+
+std::vector<std::string> platform_names(const std::vector<fs::path>& data_dirs) {
+  std::vector<std::string> out;
+  for (const auto& dir : data_dirs) {
+    std::error_code ec;
+    std::vector<std::string> here;
+    for (fs::directory_iterator it(dir / "platforms", ec), end; !ec && it != end; it.increment(ec)) {
+      if (it->path().extension() == ".toml" && it->is_regular_file(ec))
+        here.push_back(it->path().stem().string());
+    }
+    std::sort(here.begin(), here.end());
+    for (auto& n : here)
+      if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(std::move(n));
+  }
+  return out;
+}
+
+fs::path resolve_platform(const std::string& value, const std::vector<fs::path>& data_dirs) {
+  if (is_platform_path(value)) {
+    std::error_code ec;
+    if (!fs::is_regular_file(value, ec)) throw ConfigError("platform file " + value + " not found");
+    return value;
+  }
+  for (const auto& dir : data_dirs) {
+    const fs::path f = dir / "platforms" / (value + ".toml");
+    std::error_code ec;
+    if (fs::is_regular_file(f, ec)) return f;
+  }
+  const auto names = platform_names(data_dirs);
+  throw ConfigError("unknown platform " + quote(value) +
+                    "; available platforms: " + (names.empty() ? std::string("(none found)") : join(names)) +
+                    "; or give a path to a .toml file");
+}
+
+std::string platform_toml(const PlatformFile& p, const std::string& table_prefix) {
+  PlatformSpec spec = p.spec;
+  std::ostringstream out;
+  std::set<std::string> written;
+  const auto source_of = [&](const std::string& dotted_key) {
+    for (const auto& [k, v] : p.sources)
+      if (k == dotted_key) {
+        written.insert(k);
+        return v;
+      }
+    return std::string();
+  };
+  const auto line = [&](std::string_view key, const std::string& value, const std::string& src) {
+    out << toml_key(key) << " = " << value << "\n";
+    if (!src.empty()) out << toml_key(std::string(key) + "_source") << " = " << quote(src) << "\n";
+  };
+  const auto rest = [&](const std::string& table) {  // "_source" keys not next to a known value
+    for (const auto& [k, v] : p.sources) {
+      const auto dot = k.rfind('.');
+      const std::string t = dot == std::string::npos ? "" : k.substr(0, dot);
+      if (t == table && !written.count(k)) out << toml_key(k.substr(dot + 1)) << " = " << quote(v) << "\n";
+    }
+  };
+  if (!table_prefix.empty()) out << "[" << table_prefix << "]\n";
+  line("name", quote(spec.name), source_of("name_source"));
+  line("description", quote(spec.description), source_of("description_source"));
+  rest("");
+  for (std::string_view table : kTables) {
+    const std::string t(table);
+    out << "\n[" << (table_prefix.empty() ? t : table_prefix + "." + t) << "]\n";
+    for (const auto& f : kFields) {
+      if (f.table != table) continue;
+      const std::string value = std::visit(
+          [](auto* v) -> std::string {
+            using T = std::remove_pointer_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, std::string>)
+              return quote(*v);
+            else if constexpr (std::is_same_v<T, double>)
+              return toml_double(*v);
+            else
+              return std::to_string(*v);
+          },
+          f.ref(spec));
+      line(f.key, value, source_of(t + "." + std::string(f.key) + "_source"));
+    }
+    rest(t);
+  }
+  return out.str();
+}
+
+nlohmann::ordered_json platform_json(const PlatformFile& p) {
+  PlatformSpec spec = p.spec;
+  nlohmann::ordered_json j;
+  const auto put_sources = [&](nlohmann::ordered_json& obj, const std::string& table,
+                               const std::string& key) {
+    const std::string want = (table.empty() ? "" : table + ".") + key + "_source";
+    for (const auto& [k, v] : p.sources)
+      if (k == want) obj[key + "_source"] = v;
+  };
+  j["name"] = spec.name;
+  j["description"] = spec.description;
+  for (const auto& [k, v] : p.sources)
+    if (k.find('.') == std::string::npos) j[k] = v;
+  for (std::string_view table : kTables) {
+    const std::string t(table);
+    nlohmann::ordered_json obj = nlohmann::ordered_json::object();
+    for (const auto& f : kFields) {
+      if (f.table != table) continue;
+      const std::string key(f.key);
+      std::visit([&](auto* v) { obj[key] = *v; }, f.ref(spec));
+      put_sources(obj, t, key);
+    }
+    for (const auto& [k, v] : p.sources)
+      if (k.starts_with(t + ".") && !obj.contains(k.substr(t.size() + 1))) obj[k.substr(t.size() + 1)] = v;
+    j[t] = std::move(obj);
+  }
+  return j;
+}
+
+}  // namespace ciosim::config

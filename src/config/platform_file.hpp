@@ -1,0 +1,75 @@
+// Platform files (platforms/NAME.toml): a cluster's compute nodes, CPU cost model, default networks and
+// PVFS parameters. Every numeric value is a plain number in SI units (bytes, seconds, bytes/s). A key
+// ending in "_source" (at the top level or in any table) is documentation of where a value comes from:
+// it must be a string and is carried into the effective configuration. Any other unknown key is an error.
+//
+//   name = "uc3m-2007"            description = "..."
+//   [nodes]   count, cores_per_node, memcpy_Bps, tuple_cost_s, loopback_Bps
+//   [network] mpi, io             (profile names, see `ciosim list`)
+//   [pvfs]    io_servers, stripe_size, disk_write_Bps, disk_read_Bps, request_overhead_s,
+//             region_overhead_s, client_region_overhead_s, flow_buffer, max_outstanding,
+//             request_header, region_descriptor
+//
+// Every key except name/description is required, so a platform file is a complete, self-describing
+// record of the machine (name defaults to the file's stem).
+#pragma once
+
+#include <toml++/toml.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "config/run_spec.hpp"
+
+namespace ciosim::config {
+
+struct PlatformFile {
+  PlatformSpec spec;
+  /// The "_source" keys as dotted keys ("pvfs.disk_write_Bps_source") with their text, sorted by key.
+  std::vector<std::pair<std::string, std::string>> sources;
+};
+
+/// Parses platform TOML text; `origin` (a path or name) prefixes error messages and gives the default
+/// name. Throws ConfigError (one line) on malformed TOML, unknown keys, wrong types, missing keys, unknown
+/// network profiles and physically impossible values.
+PlatformFile parse_platform(std::string_view toml_text, const std::string& origin);
+/// The same, from a parsed TOML table (e.g. a scenario's inline [platforms.NAME] table).
+PlatformFile platform_from_table(const toml::table& doc, const std::string& origin);
+/// Reads and parses a platform file; a missing or unreadable file is a ConfigError.
+PlatformFile load_platform_file(const std::filesystem::path& file);
+
+/// Throws ConfigError naming the first physically impossible value of `p` (non-positive bandwidth,
+/// negative time, no I/O servers, ...). `where` prefixes the message.
+void check_platform(const PlatformSpec& p, const std::string& where);
+
+/// Names of the platforms found as DIR/platforms/NAME.toml in the data directories, in search order
+/// (sorted within a directory; the first directory holding a name wins).
+std::vector<std::string> platform_names(const std::vector<std::filesystem::path>& data_dirs);
+/// The file of run.platform `value`: a path (see is_platform_path) as given, or the first
+/// DIR/platforms/VALUE.toml. Throws ConfigError listing the available names.
+std::filesystem::path resolve_platform(const std::string& value,
+                                       const std::vector<std::filesystem::path>& data_dirs);
+
+/// The platform as TOML tables under `table_prefix` (e.g. "platforms.quickstart"; "" for a stand-alone
+/// platform file), every value with its "_source" next to it. The output parses back to the same file.
+std::string platform_toml(const PlatformFile& p, const std::string& table_prefix);
+/// The platform as JSON, mirroring the TOML layout: {name, description, nodes{...}, network{...},
+/// pvfs{...}} with the "_source" keys next to their values.
+nlohmann::ordered_json platform_json(const PlatformFile& p);
+
+// ---- TOML helpers shared by the config files
+
+/// Parses TOML text; a syntax error becomes a one-line ConfigError "origin:line:col: malformed TOML: ...".
+toml::table parse_toml(std::string_view toml_text, const std::string& origin);
+/// "origin:line: " of a node (or "origin: " when it has no source position).
+std::string at(const std::string& origin, const toml::node& n);
+/// "an integer", "a string", ... (for wrong-type messages).
+std::string toml_type(const toml::node& n);
+/// `s` with newlines replaced by spaces.
+std::string one_line(std::string_view s);
+
+}  // namespace ciosim::config

@@ -1,0 +1,233 @@
+#include "config/results.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+#include "config/params.hpp"
+#include "version.hpp"
+
+namespace ciosim::config {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+/// A params value as JSON: a number for integer parameters, else the text.
+ojson typed_param(const std::vector<Param>& params, const std::string& key, const std::string& text) {
+  const Param* p = find_param(params, key);
+  if (p && p->numeric()) {
+    std::int64_t v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec == std::errc() && end == text.data() + text.size()) return v;
+  }
+  return text;
+}
+
+template <class F>
+std::vector<std::string> union_of(const std::vector<RunResult>& runs, F names_of) {
+  std::vector<std::string> out;
+  for (const auto& r : runs)
+    for (const auto& n : names_of(r))
+      if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  return out;
+}
+
+std::vector<std::string> param_keys(const std::vector<RunResult>& runs) {
+  return union_of(runs, [](const RunResult& r) {
+    std::vector<std::string> k;
+    for (const auto& p : r.params) k.push_back(p.first);
+    return k;
+  });
+}
+
+std::vector<std::string> phase_names(const std::vector<RunResult>& runs) {
+  return union_of(runs, [](const RunResult& r) {
+    std::vector<std::string> k;
+    for (const auto& p : r.phases) k.push_back(p.name);
+    return k;
+  });
+}
+
+const std::string* param_value(const RunResult& r, const std::string& key) {
+  for (const auto& [k, v] : r.params)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+const PhaseTime* phase_of(const RunResult& r, const std::string& name) {
+  for (const auto& p : r.phases)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+std::string csv_cell(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string fixed(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6f", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string results_json(const std::string& scenario, const std::vector<RunResult>& runs) {
+  const std::vector<Param> params = parameters();
+  ojson j;
+  j["ciosim_version"] = kVersion;
+  j["scenario"] = scenario;
+  j["runs"] = ojson::array();
+  for (const auto& r : runs) {
+    ojson run;
+    run["algorithm"] = r.algorithm;
+    ojson ps = ojson::object();
+    for (const auto& [k, v] : r.params) ps[k] = typed_param(params, k, v);
+    run["params"] = std::move(ps);
+    run["ranks"] = r.ranks;
+    run["network_mpi"] = r.network_mpi;
+    run["network_io"] = r.network_io;
+    run["sim_time_s"] = r.sim_time_s;
+    run["phases"] = ojson::array();
+    for (const auto& p : r.phases) run["phases"].push_back(ojson{{"name", p.name}, {"time_s", p.time_s}});
+    ojson calls = ojson::object();
+    for (const auto& [k, n] : r.calls) calls[k] = n;
+    run["calls"] = std::move(calls);
+    run["bytes"] = ojson{{"network", r.bytes_network}, {"file", r.bytes_file}};
+    run["file_verified"] = r.file_verified;
+    j["runs"].push_back(std::move(run));
+  }
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string results_csv(const std::vector<RunResult>& runs) {
+  const auto keys = param_keys(runs);
+  const auto phases = phase_names(runs);
+  std::vector<std::string> header{"algorithm"};
+  header.insert(header.end(), keys.begin(), keys.end());
+  for (const char* h : {"ranks", "network_mpi", "network_io", "sim_time_s"}) header.emplace_back(h);
+  for (const auto& p : phases) header.push_back("phase:" + p);
+  for (const char* h : {"bytes_network", "bytes_file", "file_verified"}) header.emplace_back(h);
+  std::ostringstream out;
+  const auto row = [&](const std::vector<std::string>& cells) {
+    for (std::size_t i = 0; i < cells.size(); ++i) out << (i ? "," : "") << csv_cell(cells[i]);
+    out << "\n";
+  };
+  row(header);
+  for (const auto& r : runs) {
+    std::vector<std::string> cells{r.algorithm};
+    for (const auto& k : keys) {
+      const std::string* v = param_value(r, k);
+      cells.push_back(v ? *v : "");
+    }
+    cells.push_back(std::to_string(r.ranks));
+    cells.push_back(r.network_mpi);
+    cells.push_back(r.network_io);
+    cells.push_back(format_double(r.sim_time_s));
+    for (const auto& p : phases) {
+      const PhaseTime* t = phase_of(r, p);
+      cells.push_back(t ? format_double(t->time_s) : "");
+    }
+    cells.push_back(std::to_string(r.bytes_network));
+    cells.push_back(std::to_string(r.bytes_file));
+    cells.push_back(r.file_verified ? "true" : "false");
+    row(cells);
+  }
+  return out.str();
+}
+
+std::string results_table(const std::vector<RunResult>& runs) {
+  std::vector<std::string> keys = param_keys(runs);
+  keys.erase(std::remove(keys.begin(), keys.end(), "run.algorithm"), keys.end());
+  const auto phases = phase_names(runs);
+  std::vector<std::vector<std::string>> rows;
+  std::vector<bool> numeric;  // right-aligned columns
+  std::vector<std::string> header{"algorithm"};
+  numeric.push_back(false);
+  for (const auto& k : keys) {
+    header.push_back(k);
+    numeric.push_back(true);
+  }
+  header.push_back("sim_time_s");
+  numeric.push_back(true);
+  for (const auto& p : phases) {
+    header.push_back(p);
+    numeric.push_back(true);
+  }
+  rows.push_back(header);
+  for (const auto& r : runs) {
+    std::vector<std::string> row{r.algorithm};
+    for (const auto& k : keys) {
+      const std::string* v = param_value(r, k);
+      row.push_back(v ? *v : "-");
+    }
+    row.push_back(fixed(r.sim_time_s));
+    for (const auto& p : phases) {
+      const PhaseTime* t = phase_of(r, p);
+      row.push_back(t ? fixed(t->time_s) : "-");
+    }
+    rows.push_back(std::move(row));
+  }
+  std::vector<std::size_t> width(header.size(), 0);
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  std::ostringstream out;
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      if (i) line += "  ";
+      const std::string pad(width[i] - row[i].size(), ' ');
+      line += numeric[i] ? pad + row[i] : row[i] + pad;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
+  }
+  return out.str();
+}
+
+nlohmann::json run_result_to_json(const RunResult& r) {
+  nlohmann::json j;
+  j["algorithm"] = r.algorithm;
+  j["params"] = nlohmann::json::array();
+  for (const auto& [k, v] : r.params) j["params"].push_back({k, v});
+  j["ranks"] = r.ranks;
+  j["network_mpi"] = r.network_mpi;
+  j["network_io"] = r.network_io;
+  j["sim_time_s"] = r.sim_time_s;
+  j["phases"] = nlohmann::json::array();
+  for (const auto& p : r.phases) j["phases"].push_back({p.name, p.time_s});
+  j["calls"] = r.calls;
+  j["bytes_network"] = r.bytes_network;
+  j["bytes_file"] = r.bytes_file;
+  j["file_verified"] = r.file_verified;
+  return j;
+}
+
+RunResult run_result_from_json(const nlohmann::json& j) {
+  try {
+    RunResult r;
+    r.algorithm = j.at("algorithm").get<std::string>();
+    for (const auto& p : j.at("params"))
+      r.params.emplace_back(p.at(0).get<std::string>(), p.at(1).get<std::string>());
+    r.ranks = j.at("ranks").get<int>();
+    r.network_mpi = j.at("network_mpi").get<std::string>();
+    r.network_io = j.at("network_io").get<std::string>();
+    r.sim_time_s = j.at("sim_time_s").get<double>();
+    for (const auto& p : j.at("phases"))
+      r.phases.push_back({p.at(0).get<std::string>(), p.at(1).get<double>()});
+    r.calls = j.at("calls").get<std::map<std::string, std::int64_t>>();
+    r.bytes_network = j.at("bytes_network").get<std::int64_t>();
+    r.bytes_file = j.at("bytes_file").get<std::int64_t>();
+    r.file_verified = j.at("file_verified").get<bool>();
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(std::string("malformed run result: ") + e.what());
+  }
+}
+
+}  // namespace ciosim::config

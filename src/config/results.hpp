@@ -1,0 +1,38 @@
+// Results of a scenario (DESIGN.md "Results schema v1"): results.json, results.csv, the table printed on
+// stdout, and the RunResult <-> JSON codec used between the CLI's per-point child process and its parent.
+//
+// Everything here is deterministic: same runs, same bytes (no timestamps, host names or wall-clock times;
+// floats are written as the shortest text that reads back as the same double).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/run_spec.hpp"
+
+namespace ciosim::config {
+
+/// results.json (schema v1): {"ciosim_version", "scenario", "runs": [{"algorithm", "params", "ranks",
+/// "network_mpi", "network_io", "sim_time_s", "phases": [{"name", "time_s"}], "calls", "bytes":
+/// {"network", "file"}, "file_verified"}]}. Integer parameters (params.hpp) appear as JSON numbers, the
+/// others as strings. Two-space indented, ends with a newline.
+std::string results_json(const std::string& scenario, const std::vector<RunResult>& runs);
+
+/// results.csv: a header, then one row per run: algorithm, one column per params key (union over runs,
+/// first-seen order), ranks, network_mpi, network_io, sim_time_s, one "phase:NAME" column per phase
+/// (union, first-seen order; empty when a run has no such phase), bytes_network, bytes_file,
+/// file_verified. RFC 4180 quoting, "\n" line ends.
+std::string results_csv(const std::vector<RunResult>& runs);
+
+/// A fixed-width table for humans: algorithm, the params (other than run.algorithm), sim time and every
+/// phase time, in seconds with 6 decimals.
+std::string results_table(const std::vector<RunResult>& runs);
+
+/// Lossless JSON form of a RunResult (doubles round-trip exactly; params keep their order).
+nlohmann::json run_result_to_json(const RunResult& r);
+/// Inverse of run_result_to_json; throws std::runtime_error (one line) on malformed input.
+RunResult run_result_from_json(const nlohmann::json& j);
+
+}  // namespace ciosim::config

@@ -1,0 +1,491 @@
+#include "config/scenario.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "algorithms/technique.hpp"
+#include "config/workload.hpp"
+#include "version.hpp"
+
+namespace ciosim::config {
+
+const char* origin_name(Origin o) {
+  switch (o) {
+    case Origin::Default:
+      return "default";
+    case Origin::Platform:
+      return "platform";
+    case Origin::Scenario:
+      return "scenario";
+    case Origin::Set:
+      return "--set";
+  }
+  return "?";
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::int64_t kMaxPoints = 100000;
+
+struct Given {
+  std::vector<Value> values;
+  bool sweep = false;
+  Origin origin = Origin::Scenario;
+};
+
+std::string expected(const Param& p) {
+  if (!p.numeric()) return "a string";
+  return "an integer" + (p.unit.empty() ? std::string() : " (" + p.unit + ")");
+}
+
+Value to_value(const toml::node& n, const Param& p, const std::string& where) {
+  if (n.is_integer()) return *n.value<std::int64_t>();
+  if (n.is_string()) return *n.value<std::string>();
+  if (n.is_array() || n.is_table())
+    throw ConfigError(where + p.key + ": a sweep's values must be plain values, got " + toml_type(n));
+  throw ConfigError(where + p.key + " must be " + expected(p) + ", got " + toml_type(n));
+}
+
+Given given_from(const toml::node& n, const Param& p, const std::string& where, Origin origin) {
+  Given g;
+  g.origin = origin;
+  if (const auto* arr = n.as_array()) {
+    g.sweep = true;
+    if (arr->empty())
+      throw ConfigError(where + p.key + " is an empty list; a sweep needs at least one value");
+    for (const auto& e : *arr) g.values.push_back(to_value(e, p, where));
+  } else {
+    g.values.push_back(to_value(n, p, where));
+  }
+  for (const auto& v : g.values) {
+    try {
+      check_value(p, v);
+    } catch (const ConfigError& e) {
+      throw ConfigError(where + e.what());
+    }
+  }
+  return g;
+}
+
+std::string trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return "";
+  return std::string(s.substr(b, s.find_last_not_of(" \t") - b + 1));
+}
+
+/// A --set value as TOML: `4`, `[1, 2]`, `"x"`; failing that a bare string `fast-ethernet` or a list of
+/// bare items `[iec, block]`. Returned as table {v = value}.
+toml::table set_value(const std::string& text) {
+  const auto as_toml = [](const std::string& t, toml::table& out) {
+    if (t.find_first_of("\n\r") != std::string::npos) return false;
+    try {
+      out = toml::parse("v = " + t);
+      return out.size() == 1 && out.contains("v");
+    } catch (const toml::parse_error&) {
+      return false;
+    }
+  };
+  toml::table t;
+  if (as_toml(text, t)) return t;
+  t = toml::table{};
+  if (text.size() >= 2 && text.front() == '[' && text.back() == ']') {
+    toml::array arr;
+    std::stringstream items(text.substr(1, text.size() - 2));
+    for (std::string item; std::getline(items, item, ',');) {
+      item = trim(item);
+      toml::table one;
+      if (as_toml(item, one))
+        arr.push_back(*one.get("v"));
+      else
+        arr.push_back(item);
+    }
+    t.insert("v", std::move(arr));
+  } else {
+    t.insert("v", text);
+  }
+  return t;
+}
+
+void check_name(const std::string& name, const std::string& where) {
+  bool ok = !name.empty() && name != "." && name != ".." && std::isalnum(static_cast<unsigned char>(name[0]));
+  for (char c : name)
+    ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-');
+  if (!ok)
+    throw ConfigError(where + "scenario name " + quote(name) +
+                      " is not valid: use letters, digits, '.', '_' and '-' (it names the output directory "
+                      "results/NAME); set name = \"...\" in the scenario");
+}
+
+std::vector<std::string> table_names(const std::vector<Param>& params) {
+  std::vector<std::string> out;
+  for (const auto& p : params) {
+    const std::string t = p.key.substr(0, p.key.find('.'));
+    if (out.empty() || out.back() != t) out.push_back(t);
+  }
+  return out;
+}
+
+std::vector<std::string> keys_in(const std::vector<Param>& params, const std::string& table) {
+  std::vector<std::string> out;
+  for (const auto& p : params)
+    if (p.key.starts_with(table + ".")) out.push_back(p.key);
+  return out;
+}
+
+std::string valid_top_level(const std::vector<Param>& params) {
+  std::string out = "name, description";
+  for (const auto& t : table_names(params)) out += ", [" + t + "]";
+  return out + ", [platforms.NAME]";
+}
+
+/// Expands the given values into points and builds their RunSpecs.
+class Expander {
+ public:
+  Expander(const std::vector<Param>& params, const std::map<std::string, Given>& given,
+           std::vector<std::pair<std::string, PlatformFile>> inline_platforms, const LoadOptions& opt,
+           fs::path base_dir)
+      : params_(params),
+        given_(given),
+        inline_(std::move(inline_platforms)),
+        opt_(opt),
+        base_dir_(std::move(base_dir)) {}
+
+  void run(Scenario& s) {
+    std::vector<std::vector<Value>> axes;  // per parameter: its values (empty: from the platform)
+    std::int64_t total = 1;
+    for (const auto& p : params_) {
+      if (auto it = given_.find(p.key); it != given_.end())
+        axes.push_back(it->second.values);
+      else if (p.default_value)
+        axes.push_back({*p.default_value});
+      else
+        axes.emplace_back();
+      if (!axes.back().empty()) total *= static_cast<std::int64_t>(axes.back().size());
+      if (total > kMaxPoints)
+        throw ConfigError("the sweep has more than " + std::to_string(kMaxPoints) + " points; split it up");
+    }
+    std::vector<std::size_t> idx(params_.size(), 0);
+    for (std::int64_t point = 0; point < total; ++point) {
+      std::map<std::string, Value> v;
+      for (std::size_t i = 0; i < params_.size(); ++i)
+        if (!axes[i].empty()) v[params_[i].key] = axes[i][idx[i]];
+      s.runs.push_back(build(v, point, total, s));
+      for (std::size_t i = params_.size(); i-- > 0;) {  // odometer: the last key varies fastest
+        if (axes[i].empty()) continue;
+        if (++idx[i] < axes[i].size()) break;
+        idx[i] = 0;
+      }
+    }
+    for (const auto& p : params_) {
+      Setting set{p.key, {}, false, Origin::Default};
+      if (auto it = given_.find(p.key); it != given_.end()) {
+        set.values = it->second.values;
+        set.sweep = it->second.sweep;
+        set.origin = it->second.origin;
+      } else if (p.default_value) {
+        set.values = {*p.default_value};
+      } else {
+        set.values = resolved_[p.key];
+        set.origin = Origin::Platform;
+      }
+      s.settings.push_back(std::move(set));
+    }
+    for (const auto& [name, pf] : inline_)
+      if (std::find_if(s.platforms.begin(), s.platforms.end(), [&](auto& e) { return e.first == name; }) ==
+          s.platforms.end())
+        throw ConfigError("[platforms." + name + "] is defined but no point uses it (run.platform)");
+  }
+
+ private:
+  bool is_given(const std::string& key) const { return given_.count(key) > 0; }
+
+  const PlatformFile& platform(const std::string& value, Scenario& s) {
+    for (const auto& [name, pf] : s.platforms)
+      if (name == value) return pf;
+    for (const auto& [name, pf] : inline_)
+      if (name == value) return s.platforms.emplace_back(value, pf).second;
+    // A relative path written in the scenario file is relative to that file; one given by --set, to the
+    // current directory.
+    std::string where = value;
+    if (is_platform_path(value) && fs::path(value).is_relative() &&
+        given_.at("run.platform").origin == Origin::Scenario)
+      where = (base_dir_ / value).string();
+    PlatformFile pf = load_platform_file(resolve_platform(where, opt_.data_dirs));
+    return s.platforms.emplace_back(value, std::move(pf)).second;
+  }
+
+  void resolve(const std::string& key, Value v) {
+    auto& list = resolved_[key];
+    if (std::find(list.begin(), list.end(), v) == list.end()) list.push_back(std::move(v));
+  }
+
+  RunSpec build(const std::map<std::string, Value>& v, std::int64_t point, std::int64_t total, Scenario& s) {
+    const auto str = [&](const char* k) { return std::get<std::string>(v.at(k)); };
+    const auto num = [&](const char* k) { return std::get<std::int64_t>(v.at(k)); };
+    RunSpec r;
+    for (const auto& p : params_) {
+      auto it = given_.find(p.key);
+      if (it != given_.end() && (it->second.sweep || it->second.origin == Origin::Set))
+        r.params.emplace_back(p.key, value_text(v.at(p.key)));
+    }
+    const std::string label = point_label(r);
+    const std::string where = total > 1
+                                  ? "point " + std::to_string(point + 1) + " of " + std::to_string(total) +
+                                        (label.empty() ? "" : " (" + label + ")") + ": "
+                                  : "";
+    r.algorithm = str("run.algorithm");
+    r.ranks = static_cast<int>(num("run.ranks"));
+    r.iterations = static_cast<int>(num("run.iterations"));
+    const std::string pname = str("run.platform");
+    r.platform = platform(pname, s).spec;
+    const auto override_int = [&](const char* key, auto& field) {
+      if (is_given(key)) field = static_cast<std::remove_reference_t<decltype(field)>>(num(key));
+      resolve(key, static_cast<std::int64_t>(field));
+    };
+    override_int("pvfs.io_servers", r.platform.pvfs.io_servers);
+    override_int("pvfs.stripe_size", r.platform.pvfs.stripe_size);
+    override_int("platform.nodes", r.platform.nodes);
+    override_int("platform.cores_per_node", r.platform.cores_per_node);
+    r.network_mpi = is_given("network.mpi") ? str("network.mpi") : r.platform.network_mpi;
+    r.network_io = is_given("network.io") ? str("network.io") : r.platform.network_io;
+    r.platform.network_mpi = r.network_mpi;
+    r.platform.network_io = r.network_io;
+    resolve("network.mpi", r.network_mpi);
+    resolve("network.io", r.network_io);
+    r.workload.kind = str("workload.kind");
+    r.workload.nx = num("workload.nx");
+    r.workload.bx = num("workload.bx");
+    r.workload.element_size = num("workload.element_size");
+    r.workload.seed = static_cast<std::uint64_t>(num("workload.seed"));
+
+    const std::int64_t cores = std::int64_t{r.platform.nodes} * r.platform.cores_per_node;
+    if (r.ranks > cores)
+      throw ConfigError(where + "run.ranks = " + std::to_string(r.ranks) + " exceeds the " +
+                        std::to_string(cores) + " cores of platform " + quote(pname) +
+                        " (platform.nodes = " + std::to_string(r.platform.nodes) +
+                        " x platform.cores_per_node = " + std::to_string(r.platform.cores_per_node) + ")");
+    if (r.workload.nx > INT64_MAX / r.workload.element_size)
+      throw ConfigError(where + "workload.nx x workload.element_size = " + std::to_string(r.workload.nx) +
+                        " x " + std::to_string(r.workload.element_size) +
+                        " bytes does not fit in a 64-bit file offset");
+    if (opt_.check_techniques) check_technique(r, where);
+    return r;
+  }
+
+  void check_technique(const RunSpec& r, const std::string& where) {
+    const auto& w = r.workload;
+    const std::string key = r.algorithm + "|" + w.kind + "|" + std::to_string(w.nx) + "|" +
+                            std::to_string(r.ranks) + "|" +
+                            (w.kind == "irregular" ? std::to_string(w.seed) : std::to_string(w.bx));
+    auto it = checked_.find(key);
+    if (it == checked_.end()) {
+      std::string reason;
+      try {
+        const Distribution d = make_distribution(w, r.ranks);  // exactly as sim::simulate builds it
+        reason = technique(r.algorithm).check(d);
+        if (!reason.empty()) reason = "technique " + r.algorithm + " cannot run this workload: " + reason;
+      } catch (const std::invalid_argument& e) {
+        reason = "workload " + w.kind + ": " + one_line(e.what());
+      }
+      it = checked_.emplace(key, reason).first;
+    }
+    if (!it->second.empty()) throw ConfigError(where + it->second);
+  }
+
+  const std::vector<Param>& params_;
+  const std::map<std::string, Given>& given_;
+  std::vector<std::pair<std::string, PlatformFile>> inline_;
+  const LoadOptions& opt_;
+  fs::path base_dir_;  ///< the scenario file's directory
+  std::map<std::string, std::vector<Value>> resolved_;
+  std::map<std::string, std::string> checked_;
+};
+
+}  // namespace
+
+Scenario parse_scenario(std::string_view toml_text, const std::string& origin, const LoadOptions& opt) {
+  const toml::table doc = parse_toml(toml_text, origin);
+
+  std::vector<std::pair<std::string, PlatformFile>> inline_platforms;
+  std::vector<std::string> names;
+  if (const toml::node* pt = doc.get("platforms")) {
+    if (!pt->is_table())
+      throw ConfigError(at(origin, *pt) + "platforms must be a table of [platforms.NAME] tables, got " +
+                        toml_type(*pt));
+    for (auto&& [k, node] : *pt->as_table()) {
+      const std::string name(k.str());
+      if (!node.is_table())
+        throw ConfigError(at(origin, node) + "platforms." + name + " must be a table (a platform), got " +
+                          toml_type(node));
+      inline_platforms.emplace_back(
+          name, platform_from_table(*node.as_table(), origin + " [platforms." + name + "]"));
+      names.push_back(name);
+    }
+  }
+  for (auto& n : platform_names(opt.data_dirs))
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(std::move(n));
+  const std::vector<Param> params = parameters(names);
+  const std::vector<std::string> tables = table_names(params);
+
+  Scenario s;
+  s.name = fs::path(origin).stem().string();
+  std::map<std::string, Given> given;
+  for (auto&& [k, node] : doc) {
+    const std::string key(k.str());
+    const std::string where = at(origin, node);
+    if (key == "name" || key == "description") {
+      if (!node.is_string()) throw ConfigError(where + key + " must be a string, got " + toml_type(node));
+      (key == "name" ? s.name : s.description) = *node.value<std::string>();
+    } else if (key == "platforms") {
+      continue;
+    } else if (std::find(tables.begin(), tables.end(), key) != tables.end()) {
+      if (!node.is_table())
+        throw ConfigError(where + "[" + key + "] must be a table, got " + toml_type(node));
+      for (auto&& [k2, value] : *node.as_table()) {
+        const std::string dotted = key + "." + std::string(k2.str());
+        const Param* p = find_param(params, dotted);
+        if (!p)
+          throw ConfigError(at(origin, value) + "unknown key " + dotted + " in [" + key +
+                            "]; valid keys: " + join(keys_in(params, key)));
+        given[dotted] = given_from(value, *p, at(origin, value), Origin::Scenario);
+      }
+    } else {
+      throw ConfigError(where + "unknown key " + key + "; valid: " + valid_top_level(params));
+    }
+  }
+
+  for (const auto& set : opt.sets) {
+    const auto eq = set.find('=');
+    const std::string key = trim(set.substr(0, eq));
+    if (eq == std::string::npos || key.empty())
+      throw ConfigError("--set " + quote(set) + ": expected key=value, e.g. --set workload.bx=4");
+    const std::string text = trim(set.substr(eq + 1));
+    const std::string where = "--set " + key + "=" + text + ": ";
+    if (text.empty()) throw ConfigError(where + "missing value");
+    const toml::table t = set_value(text);
+    const toml::node& node = *t.get("v");
+    if (key == "name" || key == "description") {
+      if (!node.is_string()) throw ConfigError(where + key + " must be a string, got " + toml_type(node));
+      (key == "name" ? s.name : s.description) = *node.value<std::string>();
+      continue;
+    }
+    if (!find_param(params, key)) {
+      std::vector<std::string> keys{"name", "description"};
+      for (const auto& p : params) keys.push_back(p.key);
+      throw ConfigError("--set: unknown key '" + key + "'; valid keys: " + join(keys));
+    }
+    given[key] = given_from(node, param(params, key), where, Origin::Set);
+  }
+
+  check_name(s.name, origin + ": ");
+  std::vector<std::string> missing;
+  for (const auto& p : params)
+    if (p.required() && !given.count(p.key)) missing.push_back(p.key + " (" + p.help + ")");
+  if (!missing.empty())
+    throw ConfigError(origin + ": missing required parameter" + (missing.size() > 1 ? "s " : " ") +
+                      join(missing, "; "));
+
+  const auto& kinds = given.count("workload.kind")
+                          ? given["workload.kind"].values
+                          : std::vector<Value>{*param(params, "workload.kind").default_value};
+  const auto uses = [&](const std::string& kind) {
+    return std::find(kinds.begin(), kinds.end(), Value{kind}) != kinds.end();
+  };
+  if (given.count("workload.bx") && !uses("block-cyclic"))
+    throw ConfigError(
+        "workload.bx is given but workload.kind is not block-cyclic, the only kind that uses it");
+  if (given.count("workload.seed") && !uses("irregular"))
+    throw ConfigError(
+        "workload.seed is given but workload.kind is not irregular, the only kind that uses it");
+
+  Expander(params, given, std::move(inline_platforms), opt, fs::path(origin).parent_path()).run(s);
+  return s;
+}
+
+Scenario load_scenario(const fs::path& file, const LoadOptions& opt) {
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) throw ConfigError("scenario file " + file.string() + " not found");
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  if (!in || !(text << in.rdbuf())) throw ConfigError("cannot read scenario file " + file.string());
+  return parse_scenario(text.str(), file.string(), opt);
+}
+
+std::string point_label(const RunSpec& spec) {
+  std::vector<std::string> parts;
+  for (const auto& [k, v] : spec.params) parts.push_back(k + "=" + v);
+  return join(parts);
+}
+
+std::string effective_config_toml(const Scenario& s) {
+  std::ostringstream out;
+  out << "# Effective configuration of scenario " << quote(s.name) << " (ciosim " << kVersion << ").\n"
+      << "# Every parameter with the value(s) used; a list is a sweep. The platforms are included as\n"
+      << "# loaded, so `ciosim run` on this file reproduces the same runs.\n";
+  out << "name = " << quote(s.name) << "\n";
+  out << "description = " << quote(s.description) << "\n";
+  std::string table;
+  for (const auto& set : s.settings) {
+    const auto dot = set.key.find('.');
+    const std::string t = set.key.substr(0, dot), k = set.key.substr(dot + 1);
+    if (t != table) out << "\n[" << (table = t) << "]\n";
+    if (set.values.size() > 1 && !set.sweep) {
+      std::vector<std::string> vals;
+      for (const auto& v : set.values) vals.push_back(value_toml(v));
+      out << "# " << k << ": the platform's (differs by platform: " << join(vals) << ")\n";
+      continue;
+    }
+    if (set.values.empty()) continue;
+    const auto unused_by_all = [&](const char* kind) {
+      return std::none_of(s.runs.begin(), s.runs.end(),
+                          [&](const RunSpec& r) { return r.workload.kind == kind; });
+    };
+    if (set.origin == Origin::Default && ((set.key == "workload.bx" && unused_by_all("block-cyclic")) ||
+                                          (set.key == "workload.seed" && unused_by_all("irregular")))) {
+      out << "# " << k << " = " << value_toml(set.values[0]) << "  # default, unused by this workload.kind\n";
+      continue;
+    }
+    std::vector<std::string> vals;
+    for (const auto& v : set.values) vals.push_back(value_toml(v));
+    // A --set value is written as a one-value sweep so that it stays in the runs' params on reload.
+    const bool list = set.sweep || set.origin == Origin::Set;
+    out << k << " = " << (list ? "[" + join(vals) + "]" : vals[0]);
+    if (set.origin == Origin::Default) out << "  # default";
+    if (set.origin == Origin::Platform) out << "  # the platform's";
+    if (set.origin == Origin::Set) out << "  # --set";
+    out << "\n";
+  }
+  for (const auto& [name, pf] : s.platforms) out << "\n" << platform_toml(pf, "platforms." + toml_key(name));
+  return out.str();
+}
+
+std::string effective_config_json(const Scenario& s) {
+  nlohmann::ordered_json j;
+  j["ciosim_version"] = kVersion;
+  j["name"] = s.name;
+  j["description"] = s.description;
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (const auto& set : s.settings) {
+    nlohmann::ordered_json vals = nlohmann::ordered_json::array();
+    for (const auto& v : set.values) std::visit([&](const auto& x) { vals.push_back(x); }, v);
+    nlohmann::ordered_json e;
+    e["value"] = set.sweep || set.values.size() != 1 ? vals : vals[0];
+    e["sweep"] = set.sweep;
+    e["from"] = origin_name(set.origin);
+    params[set.key] = std::move(e);
+  }
+  j["parameters"] = std::move(params);
+  nlohmann::ordered_json plats = nlohmann::ordered_json::object();
+  for (const auto& [name, pf] : s.platforms) plats[name] = platform_json(pf);
+  j["platforms"] = std::move(plats);
+  return j.dump(2) + "\n";
+}
+
+}  // namespace ciosim::config

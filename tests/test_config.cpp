@@ -1,0 +1,491 @@
+// Configuration layer: parameter table, platform files, scenario parsing and sweep expansion, --set
+// overrides, every bad-input path, the effective configuration, results JSON/CSV and the RunResult codec.
+#include <stdlib.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "algorithms/technique.hpp"
+#include "config/params.hpp"
+#include "config/platform_file.hpp"
+#include "config/results.hpp"
+#include "config/scenario.hpp"
+#include "models/network/profiles.hpp"
+
+namespace fs = std::filesystem;
+using namespace ciosim;
+using namespace ciosim::config;
+
+namespace {
+
+// A complete platform file (the format of platforms/*.toml), 4 single-core nodes.
+const char* kPlatform = R"(name = "tiny"
+description = "test platform"
+[nodes]
+count = 4
+count_source = "test"
+cores_per_node = 1
+memcpy_Bps = 3.0e8
+tuple_cost_s = 5e-8
+loopback_Bps = 1e9
+[network]
+mpi = "myrinet"
+io = "fast-ethernet"
+[pvfs]
+io_servers = 2
+stripe_size = 65536
+disk_write_Bps = 4e7
+disk_read_Bps = 4.5e7
+disk_read_Bps_source = "a datasheet"
+request_overhead_s = 1e-4
+region_overhead_s = 5e-6
+client_region_overhead_s = 1e-6
+flow_buffer = 65536
+max_outstanding = 8
+request_header = 256
+region_descriptor = 16
+)";
+
+/// A temporary data directory holding platforms/tiny.toml and platforms/other.toml.
+struct DataDir {
+  fs::path root;
+  DataDir() {
+    std::string templ = (fs::temp_directory_path() / "ciosim-cfg-XXXXXX").string();
+    root = ::mkdtemp(templ.data());
+    fs::create_directories(root / "platforms");
+    write("platforms/tiny.toml", kPlatform);
+    std::string other = kPlatform;
+    other.replace(other.find("count = 4"), 9, "count = 16");
+    write("platforms/other.toml", other);
+  }
+  ~DataDir() { fs::remove_all(root); }
+  void write(const std::string& rel, const std::string& text) const { std::ofstream(root / rel) << text; }
+  LoadOptions opt(std::vector<std::string> sets = {}) const {
+    LoadOptions o;
+    o.sets = std::move(sets);
+    o.data_dirs = {root};
+    return o;
+  }
+};
+
+const char* kScenario = R"(name = "t"
+[run]
+algorithm = ["iec", "block"]
+ranks = 4
+platform = "tiny"
+[workload]
+nx = 1024
+bx = [1, 4, 16]
+)";
+
+/// The ConfigError message of `f()` ("" if it does not throw one).
+template <class F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("parameters: declared once, unique, choices from the registries") {
+  const auto params = parameters({"p1", "p2"});
+  std::set<std::string> keys;
+  for (const auto& p : params) CHECK(keys.insert(p.key).second);
+  CHECK(params.front().key == "run.algorithm");
+  std::vector<std::string> algos;
+  for (const auto& t : techniques()) algos.push_back(t.name);
+  CHECK(param(params, "run.algorithm").choices == algos);
+  std::vector<std::string> nets;
+  for (const auto& n : network_profiles()) nets.push_back(n.name);
+  CHECK(param(params, "network.mpi").choices == nets);
+  CHECK(param(params, "run.platform").choices == std::vector<std::string>{"p1", "p2"});
+  CHECK(param(params, "workload.kind").choices == std::vector<std::string>{"block-cyclic", "irregular"});
+  CHECK(param(params, "run.iterations").default_text() == "1");
+  CHECK(param(params, "network.io").default_text() == "(platform's)");
+  CHECK(param(params, "workload.nx").required());
+  CHECK(contains(error_of([&] { param(params, "run.nope"); }), "run.ranks"));
+}
+
+TEST_CASE("check_value: types, ranges and choices") {
+  const auto params = parameters({"tiny"});
+  CHECK_NOTHROW(check_value(param(params, "workload.bx"), Value{std::int64_t{8}}));
+  CHECK(
+      contains(error_of([&] { check_value(param(params, "workload.bx"), Value{std::int64_t{0}}); }), ">= 1"));
+  CHECK(contains(error_of([&] { check_value(param(params, "workload.nx"), Value{std::string("100MiB")}); }),
+                 "must be an integer"));
+  const std::string e = error_of([&] { check_value(param(params, "network.mpi"), Value{std::string("x")}); });
+  CHECK(contains(e, "myrinet"));
+  CHECK(contains(e, "fast-ethernet"));
+  CHECK(contains(error_of([&] { check_value(param(params, "run.platform"), Value{std::string("nope")}); }),
+                 "tiny"));
+  CHECK_NOTHROW(check_value(param(params, "run.platform"), Value{std::string("dir/x.toml")}));
+}
+
+TEST_CASE("platform file: values, sources, defaults of the name") {
+  const PlatformFile p = parse_platform(kPlatform, "tiny.toml");
+  CHECK(p.spec.name == "tiny");
+  CHECK(p.spec.nodes == 4);
+  CHECK(p.spec.network_io == "fast-ethernet");
+  CHECK(p.spec.pvfs.io_servers == 2);
+  CHECK(p.spec.pvfs.disk_read_Bps == 4.5e7);
+  CHECK(p.spec.loopback_Bps == 1e9);
+  REQUIRE(p.sources.size() == 2);
+  CHECK(p.sources[0] == std::pair<std::string, std::string>{"nodes.count_source", "test"});
+  CHECK(p.sources[1].first == "pvfs.disk_read_Bps_source");
+  std::string unnamed = kPlatform;
+  unnamed.erase(0, unnamed.find('\n') + 1);
+  CHECK(parse_platform(unnamed, "dir/stem.toml").spec.name == "stem");
+}
+
+TEST_CASE("platform file: written TOML parses back to the same platform") {
+  const PlatformFile p = parse_platform(kPlatform, "tiny.toml");
+  const std::string text = platform_toml(p, "");
+  const PlatformFile q = parse_platform(text, "again.toml");
+  CHECK(platform_toml(q, "") == text);
+  CHECK(q.sources == p.sources);
+  CHECK(platform_json(p)["pvfs"]["disk_read_Bps_source"] == "a datasheet");
+}
+
+TEST_CASE("platform file: every bad input is a one-line error naming the problem") {
+  const auto with = [](const std::string& find, const std::string& replace) {
+    std::string t = kPlatform;
+    const auto pos = t.find(find);
+    REQUIRE(pos != std::string::npos);
+    return t.replace(pos, find.size(), replace);
+  };
+  std::string e = error_of([&] { parse_platform(with("flow_buffer", "flow_bufer"), "x.toml"); });
+  CHECK(contains(e, "pvfs.flow_bufer"));
+  CHECK(contains(e, "flow_buffer"));  // the valid keys
+  CHECK(contains(error_of([&] { parse_platform(std::string(kPlatform) + "[gpu]\nn = 1\n", "x.toml"); }),
+                 "[pvfs]"));
+  CHECK(contains(error_of([&] { parse_platform(with("count = 4", "count = \"4\""), "x.toml"); }),
+                 "nodes.count"));
+  CHECK(contains(error_of([&] { parse_platform(with("count = 4", "count = 4.5"), "x.toml"); }), "integer"));
+  CHECK(contains(
+      error_of([&] { parse_platform(with("disk_write_Bps = 4e7", "disk_write_Bps = -4e7"), "x.toml"); }),
+      "disk_write_Bps must be > 0"));
+  CHECK(contains(error_of([&] { parse_platform(with("io_servers = 2", "io_servers = 0"), "x.toml"); }),
+                 "io_servers"));
+  CHECK(contains(error_of([&] { parse_platform(with("stripe_size = 65536\n", ""), "x.toml"); }),
+                 "missing required key pvfs.stripe_size"));
+  e = error_of([&] { parse_platform(with("mpi = \"myrinet\"", "mpi = \"token-ring\""), "x.toml"); });
+  CHECK(contains(e, "token-ring"));
+  CHECK(contains(e, "myrinet"));
+  CHECK(contains(
+      error_of([&] { parse_platform(with("count_source = \"test\"", "count_source = 3"), "x.toml"); }),
+      "count_source"));
+  e = error_of([&] { parse_platform("[nodes\ncount = 1", "x.toml"); });
+  CHECK(contains(e, "x.toml:1"));
+  CHECK(contains(e, "malformed TOML"));
+  CHECK(e.find('\n') == std::string::npos);
+  CHECK(contains(error_of([] { load_platform_file("/nonexistent/p.toml"); }), "not found"));
+}
+
+TEST_CASE("platform lookup by name in the data directories, and by path") {
+  DataDir d;
+  CHECK(platform_names({d.root}) == std::vector<std::string>{"other", "tiny"});
+  CHECK(resolve_platform("tiny", {d.root}) == d.root / "platforms/tiny.toml");
+  const std::string e = error_of([&] { resolve_platform("huge", {d.root}); });
+  CHECK(contains(e, "huge"));
+  CHECK(contains(e, "other, tiny"));
+  CHECK(resolve_platform((d.root / "platforms/tiny.toml").string(), {}) == d.root / "platforms/tiny.toml");
+}
+
+TEST_CASE("a platform path in a scenario file is relative to that file") {
+  DataDir d;
+  fs::create_directories(d.root / "sub");
+  std::string text = kScenario;
+  text.replace(text.find("\"tiny\""), 6, "\"../platforms/tiny.toml\"");
+  d.write("sub/s.toml", text);
+  const Scenario s = load_scenario(d.root / "sub/s.toml", LoadOptions{});
+  CHECK(s.runs[0].platform.name == "tiny");
+  const std::string e =
+      error_of([&] { load_scenario(d.root / "sub/s.toml", d.opt({"run.platform=../x.toml"})); });
+  CHECK(contains(e, "../x.toml not found"));
+  const Scenario again = parse_scenario(effective_config_toml(s), "/elsewhere/e.toml", LoadOptions{});
+  CHECK(again.runs[0].platform.name == "tiny");  // the inline copy
+}
+
+TEST_CASE("sweep expansion: cartesian product in declaration order, last key fastest") {
+  DataDir d;
+  const Scenario s = parse_scenario(kScenario, "t.toml", d.opt());
+  REQUIRE(s.runs.size() == 6);
+  const char* algos[] = {"iec", "iec", "iec", "block", "block", "block"};
+  const std::int64_t bxs[] = {1, 4, 16, 1, 4, 16};
+  for (int i = 0; i < 6; ++i) {
+    CHECK(s.runs[i].algorithm == algos[i]);
+    CHECK(s.runs[i].workload.bx == bxs[i]);
+    CHECK(s.runs[i].params.size() == 2);  // only the swept keys
+    CHECK(s.runs[i].params[0].first == "run.algorithm");
+    CHECK(s.runs[i].params[1] == std::pair<std::string, std::string>{"workload.bx", std::to_string(bxs[i])});
+  }
+  const RunSpec& r = s.runs[0];
+  CHECK(r.ranks == 4);
+  CHECK(r.iterations == 1);
+  CHECK(r.workload.nx == 1024);
+  CHECK(r.workload.element_size == 4);
+  CHECK(r.workload.kind == "block-cyclic");
+  CHECK(r.platform.name == "tiny");
+  CHECK(r.network_mpi == "myrinet");  // the platform's defaults
+  CHECK(r.network_io == "fast-ethernet");
+  CHECK(s.name == "t");
+}
+
+TEST_CASE("set overrides (--set): TOML values, bare words, lists, last one wins") {
+  DataDir d;
+  Scenario s = parse_scenario(kScenario, "t.toml",
+                              d.opt({"workload.bx=4", "network.mpi=gigabit-ethernet", "run.algorithm=[iec]",
+                                     "workload.bx=[1, 2]", "pvfs.io_servers=3", "name=renamed"}));
+  REQUIRE(s.runs.size() == 2);
+  CHECK(s.name == "renamed");
+  CHECK(s.runs[1].workload.bx == 2);
+  CHECK(s.runs[1].network_mpi == "gigabit-ethernet");
+  CHECK(s.runs[1].platform.network_mpi == "gigabit-ethernet");
+  CHECK(s.runs[1].platform.pvfs.io_servers == 3);
+  // params: swept or set keys, declaration order
+  CHECK(s.runs[1].params ==
+        std::vector<std::pair<std::string, std::string>>{{"run.algorithm", "iec"},
+                                                         {"network.mpi", "gigabit-ethernet"},
+                                                         {"workload.bx", "2"},
+                                                         {"pvfs.io_servers", "3"}});
+  s = parse_scenario(kScenario, "t.toml",
+                     d.opt({"network.io=[myrinet, \"infiniband-sdr\"]", "workload.bx=16"}));
+  REQUIRE(s.runs.size() == 4);
+  CHECK(s.runs[0].network_io == "myrinet");
+  CHECK(s.runs[1].network_io == "infiniband-sdr");
+  CHECK(s.runs[2].algorithm == "block");
+}
+
+TEST_CASE("platform overrides and the capacity check") {
+  DataDir d;
+  Scenario s = parse_scenario(kScenario, "t.toml", d.opt({"platform.cores_per_node=2", "run.ranks=8"}));
+  CHECK(s.runs[0].platform.cores_per_node == 2);
+  CHECK(s.runs[0].ranks == 8);
+  const std::string e = error_of([&] { parse_scenario(kScenario, "t.toml", d.opt({"run.ranks=8"})); });
+  CHECK(contains(e, "run.ranks = 8"));
+  CHECK(contains(e, "4 cores"));
+  CHECK(contains(e, "platform.nodes = 4"));
+  CHECK(contains(e, "point 1 of 6"));
+  s = parse_scenario(kScenario, "t.toml", d.opt({"run.platform=other", "run.ranks=16", "workload.nx=4096"}));
+  CHECK(s.runs[0].platform.nodes == 16);
+}
+
+TEST_CASE("scenario: every bad input is a one-line error naming the problem and the choices") {
+  DataDir d;
+  const auto err = [&](const std::string& text, std::vector<std::string> sets = {}) {
+    const std::string e = error_of([&] { parse_scenario(text, "s.toml", d.opt(sets)); });
+    CHECK(e.find('\n') == std::string::npos);
+    return e;
+  };
+  std::string e = err(kScenario, {"run.algorithm=romio"});
+  CHECK(contains(e, "romio"));
+  CHECK(contains(e, "iec, block"));
+  e = err(kScenario, {"network.mpi=token-ring"});
+  CHECK(contains(e, "token-ring"));
+  CHECK(contains(e, "infiniband-ddr"));
+  e = err(kScenario, {"run.platform=bluegene"});
+  CHECK(contains(e, "bluegene"));
+  CHECK(contains(e, "other, tiny"));
+  e = err(std::string(kScenario) + "colour = 3\n");
+  CHECK(contains(e, "workload.colour"));
+  CHECK(contains(e, "workload.nx"));
+  CHECK(contains(err(std::string(kScenario) + "[fs]\nx = 1\n"), "unknown key fs"));
+  CHECK(contains(err(kScenario, {"workload.colour=3"}), "unknown key 'workload.colour'"));
+  CHECK(contains(err(kScenario, {"oops"}), "expected key=value"));
+  CHECK(contains(err(kScenario, {"workload.nx=1000"}), "iec cannot run"));  // 1000 is not divisible by 4*4
+  CHECK(contains(err(kScenario, {"run.ranks=3"}), "divisible"));
+  CHECK(contains(err(kScenario, {"workload.nx=\"1MiB\""}), "must be an integer"));
+  CHECK(contains(err(kScenario, {"workload.bx=2.5"}), "got a float"));
+  CHECK(contains(err(kScenario, {"workload.bx=[]"}), "empty list"));
+  CHECK(contains(err(kScenario, {"workload.bx=[[1]]"}), "plain values"));
+  CHECK(contains(err(kScenario, {"run.ranks=0"}), ">= 1"));
+  CHECK(contains(err(kScenario, {"workload.seed=3"}), "workload.seed is given"));
+  CHECK(contains(err(kScenario, {"workload.kind=irregular"}), "workload.bx is given"));
+  CHECK(contains(err("[run]\nalgorithm = \"iec\"\n"), "missing required parameters run.ranks"));
+  CHECK(contains(err("[run\n"), "s.toml:1"));
+  CHECK(contains(err("name = \"a b\"\n"), "not valid"));
+  CHECK(contains(err("name = 3\n"), "name must be a string"));
+  CHECK(contains(err("run = 3\n"), "must be a table"));
+  CHECK(contains(error_of([&] { load_scenario("/nonexistent/s.toml", d.opt()); }), "not found"));
+}
+
+TEST_CASE("inline platforms and irregular workloads") {
+  DataDir d;
+  // An inline platform: the platform file's content under [platforms.mine].
+  std::string inl = std::string(R"(name = "inl"
+[run]
+algorithm = "iec"
+ranks = 4
+platform = "mine"
+[workload]
+kind = "irregular"
+nx = 256
+seed = 7
+[platforms.mine]
+)") + kPlatform;
+  for (const char* t : {"nodes", "network", "pvfs"}) {
+    const std::string from = std::string("\n[") + t + "]";
+    inl.replace(inl.find(from), from.size(), std::string("\n[platforms.mine.") + t + "]");
+  }
+  const Scenario s = parse_scenario(inl, "inl.toml", d.opt());
+  REQUIRE(s.runs.size() == 1);
+  CHECK(s.runs[0].workload.kind == "irregular");
+  CHECK(s.runs[0].workload.seed == 7);
+  CHECK(s.runs[0].platform.pvfs.io_servers == 2);
+  CHECK(s.platforms.size() == 1);
+  const std::string e = error_of([&] { parse_scenario(inl, "inl.toml", d.opt({"run.platform=tiny"})); });
+  CHECK(contains(e, "[platforms.mine] is defined but no point uses it"));
+}
+
+TEST_CASE("effective configuration: complete, and reproduces the same runs") {
+  DataDir d;
+  const Scenario s =
+      parse_scenario(kScenario, "t.toml", d.opt({"workload.nx=2048", "pvfs.stripe_size=4096"}));
+  const std::string toml = effective_config_toml(s);
+  for (const auto& p : parameters()) CHECK(contains(toml, p.key.substr(p.key.find('.') + 1)));
+  CHECK(contains(toml, "[platforms.tiny.pvfs]"));
+  CHECK(contains(toml, "disk_read_Bps_source = \"a datasheet\""));
+  CHECK(contains(toml, "mpi = \"myrinet\"  # the platform's"));
+  CHECK(contains(toml, "iterations = 1  # default"));
+  LoadOptions none;  // no data directories: the platform must come from the file itself
+  const Scenario again = parse_scenario(toml, "effective-config.toml", none);
+  REQUIRE(again.runs.size() == s.runs.size());
+  for (std::size_t i = 0; i < s.runs.size(); ++i) {
+    const RunSpec &a = s.runs[i], &b = again.runs[i];
+    CHECK(a.algorithm == b.algorithm);
+    CHECK(a.params == b.params);
+    CHECK(a.workload.nx == b.workload.nx);
+    CHECK(a.workload.bx == b.workload.bx);
+    CHECK(a.network_mpi == b.network_mpi);
+    CHECK(a.platform.pvfs.stripe_size == 4096);
+    CHECK(b.platform.pvfs.stripe_size == 4096);
+    CHECK(a.platform.pvfs.disk_read_Bps == b.platform.pvfs.disk_read_Bps);
+  }
+  CHECK(effective_config_toml(again) ==
+        effective_config_toml(parse_scenario(toml, "effective-config.toml", none)));
+  const auto j = nlohmann::json::parse(effective_config_json(s));
+  CHECK(j["parameters"]["workload.nx"]["value"] == 2048);
+  CHECK(j["parameters"]["workload.nx"]["from"] == "--set");
+  CHECK(j["parameters"]["workload.bx"]["sweep"] == true);
+  CHECK(j["platforms"]["tiny"]["pvfs"]["io_servers"] == 2);
+}
+
+namespace {
+
+RunResult sample(const std::string& algo, const std::string& bx, double t) {
+  RunResult r;
+  r.algorithm = algo;
+  r.params = {{"run.algorithm", algo}, {"workload.bx", bx}, {"network.mpi", "my,net"}};
+  r.ranks = 4;
+  r.network_mpi = "myrinet";
+  r.network_io = "myrinet";
+  r.sim_time_s = t;
+  r.phases = algo == "iec" ? std::vector<PhaseTime>{{"inspector", 0.1}, {"write", t / 3}}
+                           : std::vector<PhaseTime>{{"write", t}, {"sync", 1e-7}};
+  r.calls = {{"isend", 12}, {"file_write", 4}};
+  r.bytes_network = 1 << 20;
+  r.bytes_file = 4 << 20;
+  r.file_verified = algo == "iec";
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("results.json follows schema v1") {
+  const std::vector<RunResult> runs{sample("iec", "4", 0.1 + 0.2), sample("block", "16", 1e-300)};
+  const std::string text = results_json("quick", runs);
+  CHECK(text == results_json("quick", runs));  // deterministic
+  const auto j = nlohmann::json::parse(text);
+  CHECK(j["ciosim_version"].is_string());
+  CHECK(j["scenario"] == "quick");
+  REQUIRE(j["runs"].size() == 2);
+  for (const char* k : {"algorithm", "params", "ranks", "network_mpi", "network_io", "sim_time_s", "phases",
+                        "calls", "bytes", "file_verified"})
+    CHECK(j["runs"][0].contains(k));
+  const auto& r = j["runs"][0];
+  CHECK(r["params"]["workload.bx"] == 4);  // integer parameters are numbers
+  CHECK(r["params"]["run.algorithm"] == "iec");
+  CHECK(r["sim_time_s"].get<double>() == 0.1 + 0.2);
+  CHECK(r["phases"][0]["name"] == "inspector");
+  CHECK(r["phases"][0]["time_s"] == 0.1);
+  CHECK(r["calls"]["isend"] == 12);
+  CHECK(r["bytes"]["network"] == 1 << 20);
+  CHECK(r["bytes"]["file"] == 4 << 20);
+  CHECK(r["file_verified"] == true);
+  CHECK(j["runs"][1]["sim_time_s"].get<double>() == 1e-300);
+}
+
+TEST_CASE("results.csv: one row per run, union of phase columns") {
+  const std::vector<RunResult> runs{sample("iec", "4", 2.5), sample("block", "16", 3)};
+  const std::string csv = results_csv(runs);
+  std::istringstream in(csv);
+  std::string header, row1, row2, extra;
+  std::getline(in, header);
+  std::getline(in, row1);
+  std::getline(in, row2);
+  CHECK_FALSE(std::getline(in, extra));
+  CHECK(header ==
+        "algorithm,run.algorithm,workload.bx,network.mpi,ranks,network_mpi,network_io,sim_time_s,phase:"
+        "inspector,"
+        "phase:write,phase:sync,bytes_network,bytes_file,file_verified");
+  CHECK(row1 == "iec,iec,4,\"my,net\",4,myrinet,myrinet,2.5,0.1,0.8333333333333334,,1048576,4194304,true");
+  CHECK(row2 == "block,block,16,\"my,net\",4,myrinet,myrinet,3,,3,1e-07,1048576,4194304,false");
+  const std::string table = results_table(runs);
+  CHECK(contains(table, "sim_time_s"));
+  CHECK(contains(table, "2.500000"));
+  CHECK(contains(table, "inspector"));
+}
+
+TEST_CASE("RunResult JSON round trip is exact") {
+  RunResult r = sample("iec", "1024", 0.1 + 0.2);
+  r.phases.push_back({"exchange0", 1.0 / 3.0});
+  r.phases.push_back({"pack", 5e-324});
+  const RunResult back = run_result_from_json(nlohmann::json::parse(run_result_to_json(r).dump()));
+  CHECK(back.algorithm == r.algorithm);
+  CHECK(back.params == r.params);
+  CHECK(back.ranks == r.ranks);
+  CHECK(back.network_mpi == r.network_mpi);
+  CHECK(back.network_io == r.network_io);
+  CHECK(back.sim_time_s == r.sim_time_s);
+  REQUIRE(back.phases.size() == r.phases.size());
+  for (std::size_t i = 0; i < r.phases.size(); ++i) {
+    CHECK(back.phases[i].name == r.phases[i].name);
+    CHECK(back.phases[i].time_s == r.phases[i].time_s);
+  }
+  CHECK(back.calls == r.calls);
+  CHECK(back.bytes_network == r.bytes_network);
+  CHECK(back.bytes_file == r.bytes_file);
+  CHECK(back.file_verified == r.file_verified);
+  CHECK_THROWS_AS(run_result_from_json(nlohmann::json::parse(R"({"algorithm": 3})")), std::runtime_error);
+}
+
+TEST_CASE("the shipped scenarios load against the shipped platforms") {
+  LoadOptions opt;
+  opt.data_dirs = {CIOSIM_SOURCE_DIR};
+  const fs::path dir = fs::path(CIOSIM_SOURCE_DIR) / "scenarios";
+  const Scenario q = load_scenario(dir / "quickstart.toml", opt);
+  CHECK(q.name == "quickstart");
+  REQUIRE(q.runs.size() == 4);
+  CHECK(q.runs[0].ranks == 4);
+  CHECK(q.runs[3].algorithm == "block");
+  CHECK(q.runs[3].workload.bx == 64);
+  const Scenario e = load_scenario(dir / "iec-executor.toml", opt);
+  REQUIRE(e.runs.size() == 22);
+  CHECK(e.runs[0].network_mpi == "myrinet");
+  CHECK(e.runs[11].network_mpi == "fast-ethernet");
+  CHECK(e.runs[21].workload.bx == 1024);
+  CHECK(e.runs[21].workload.nx == 78643200);
+  CHECK(e.runs[21].network_io == "myrinet");
+}
