@@ -55,6 +55,7 @@ struct Measure {
 Measure run_child(const RunSpec& spec) {
   int fds[2];
   if (pipe(fds) != 0) return {};
+  std::fflush(stdout);  // the child must not inherit unflushed output
   const double t0 = now();
   const pid_t pid = fork();
   if (pid == 0) {
