@@ -111,7 +111,8 @@ TEST_CASE("parameters: declared once, unique, choices from the registries") {
   for (const auto& n : network_profiles()) nets.push_back(n.name);
   CHECK(param(params, "network.mpi").choices == nets);
   CHECK(param(params, "run.platform").choices == std::vector<std::string>{"p1", "p2"});
-  CHECK(param(params, "workload.kind").choices == std::vector<std::string>{"block-cyclic", "irregular"});
+  CHECK(param(params, "workload.kind").choices ==
+        std::vector<std::string>{"block-cyclic", "irregular", "lists"});
   CHECK(param(params, "run.iterations").default_text() == "1");
   CHECK(param(params, "network.io").default_text() == "(platform's)");
   CHECK(param(params, "workload.nx").required());

@@ -121,6 +121,9 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
       ranged(make("workload.seed", T::Size, "", Value{std::int64_t{1}},
                   "random seed of the irregular distribution"),
              0, INT64_MAX),
+      make("workload.file", T::String, "", Value{std::string("")},
+           "lists workload: a TOML file whose array `ranks` holds each rank's [offset, length] tuples of x "
+           "(a path relative to the scenario file)"),
       ranged(from_platform(make("pvfs.io_servers", T::Int, "servers", none, "PVFS I/O servers")), 1, INT_MAX),
       from_platform(make("pvfs.stripe_size", T::Size, "bytes", none, "PVFS strip size")),
       ranged(from_platform(make("platform.nodes", T::Int, "nodes", none, "compute nodes")), 1, INT_MAX),

@@ -33,6 +33,7 @@ struct WorkloadSpec {
   std::int64_t bx = 1;                ///< block size in entries (block-cyclic)
   std::int64_t element_size = 4;      ///< bytes per entry
   std::uint64_t seed = 1;             ///< irregular: random seed
+  std::string file;                   ///< lists: TOML file with each rank's (offset, length) tuples
 };
 
 struct RunSpec {

@@ -264,6 +264,10 @@ class Expander {
     r.workload.bx = num("workload.bx");
     r.workload.element_size = num("workload.element_size");
     r.workload.seed = static_cast<std::uint64_t>(num("workload.seed"));
+    r.workload.file = str("workload.file");
+    if (!r.workload.file.empty() && fs::path(r.workload.file).is_relative() &&
+        given_.at("workload.file").origin == Origin::Scenario)
+      r.workload.file = (base_dir_ / r.workload.file).string();
 
     const std::int64_t cores = std::int64_t{r.platform.nodes} * r.platform.cores_per_node;
     if (r.ranks > cores)
@@ -283,7 +287,9 @@ class Expander {
     const auto& w = r.workload;
     const std::string key = r.algorithm + "|" + w.kind + "|" + std::to_string(w.nx) + "|" +
                             std::to_string(r.ranks) + "|" +
-                            (w.kind == "irregular" ? std::to_string(w.seed) : std::to_string(w.bx));
+                            (w.kind == "irregular" ? std::to_string(w.seed)
+                             : w.kind == "lists"   ? w.file
+                                                   : std::to_string(w.bx));
     auto it = checked_.find(key);
     if (it == checked_.end()) {
       std::string reason;
@@ -404,6 +410,8 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin, c
   if (given.count("workload.seed") && !uses("irregular"))
     throw ConfigError(
         "workload.seed is given but workload.kind is not irregular, the only kind that uses it");
+  if (given.count("workload.file") && !uses("lists"))
+    throw ConfigError("workload.file is given but workload.kind is not lists, the only kind that uses it");
 
   Expander(params, given, std::move(inline_platforms), opt, fs::path(origin).parent_path()).run(s);
   return s;
@@ -448,7 +456,8 @@ std::string effective_config_toml(const Scenario& s) {
                           [&](const RunSpec& r) { return r.workload.kind == kind; });
     };
     if (set.origin == Origin::Default && ((set.key == "workload.bx" && unused_by_all("block-cyclic")) ||
-                                          (set.key == "workload.seed" && unused_by_all("irregular")))) {
+                                          (set.key == "workload.seed" && unused_by_all("irregular")) ||
+                                          (set.key == "workload.file" && unused_by_all("lists")))) {
       out << "# " << k << " = " << value_toml(set.values[0]) << "  # default, unused by this workload.kind\n";
       continue;
     }
