@@ -19,15 +19,18 @@ namespace {
 
 constexpr const char* kFileName = "x.dat";
 
-/// Extra SimGrid settings from CIOSIM_SIMGRID_CFG ("key:value;key:value"), e.g.
-/// "contexts/factory:thread" for sanitizer builds.
-void apply_env_config() {
-  const char* env = std::getenv("CIOSIM_SIMGRID_CFG");
-  if (!env) return;
-  std::stringstream ss(env);
-  std::string item;
-  while (std::getline(ss, item, ';'))
-    if (!item.empty()) sg4::Engine::set_config(item);
+/// Engine arguments: the program name, then "--cfg=key:value" for each item of CIOSIM_SIMGRID_CFG
+/// ("key:value;key:value", e.g. "contexts/factory:thread" for sanitizer builds). Passed on the command
+/// line because some settings (the context factory) must be known when the engine starts.
+std::vector<std::string> engine_args() {
+  std::vector<std::string> args{"ciosim", "--log=xbt_cfg.thresh:warning"};
+  if (const char* env = std::getenv("CIOSIM_SIMGRID_CFG")) {
+    std::stringstream ss(env);
+    std::string item;
+    while (std::getline(ss, item, ';'))
+      if (!item.empty()) args.push_back("--cfg=" + item);
+  }
+  return args;
 }
 
 void rank_main(World& w, const std::function<void(Process&)>& body, const sg4::BarrierPtr& start, int r) {
@@ -74,12 +77,13 @@ std::vector<PhaseTime> phase_times(const World& w) {
 
 RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& body,
                    const std::function<void(const pvfs::FileStore&)>& on_file) {
-  int argc = 1;
-  char arg0[] = "ciosim";
-  char* argv[] = {arg0, nullptr};
-  sg4::Engine engine(&argc, argv);
+  std::vector<std::string> args = engine_args();
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(args.size());
+  sg4::Engine engine(&argc, argv.data());
   xbt_log_control_set("root.thresh:critical");
-  apply_env_config();
 
   World w;
   w.spec = &spec;
