@@ -112,7 +112,7 @@ TEST_CASE("parameters: declared once, unique, choices from the registries") {
   CHECK(param(params, "network.mpi").choices == nets);
   CHECK(param(params, "run.platform").choices == std::vector<std::string>{"p1", "p2"});
   CHECK(param(params, "workload.kind").choices ==
-        std::vector<std::string>{"block-cyclic", "irregular", "lists"});
+        std::vector<std::string>{"block-cyclic", "irregular", "lists", "block3d"});
   CHECK(param(params, "run.iterations").default_text() == "1");
   CHECK(param(params, "network.io").default_text() == "(platform's)");
   CHECK(param(params, "workload.nx").required());
@@ -267,6 +267,56 @@ TEST_CASE("set overrides (--set): TOML values, bare words, lists, last one wins"
   CHECK(s.runs[0].network_io == "myrinet");
   CHECK(s.runs[1].network_io == "infiniband-sdr");
   CHECK(s.runs[2].algorithm == "block");
+}
+
+TEST_CASE("hints, run.access and block3d sizes reach the RunSpec, bad hints are one-line errors") {
+  DataDir d;
+  Scenario s =
+      parse_scenario(kScenario, "t.toml",
+                     d.opt({"run.algorithm=two-phase", "workload.bx=4", "hints.cb_buffer_size=4096",
+                            "hints.cb_nodes=2", "hints.cb_config_list=*:2", "hints.romio_cb_write=disable",
+                            "hints.romio_cb_read=enable", "hints.striping_unit=512",
+                            "hints.romio_version=2007", "hints.listio_batch=8", "run.access=read"}));
+  REQUIRE(s.runs.size() == 1);
+  const RunSpec& r = s.runs[0];
+  CHECK(r.access == Access::Read);
+  CHECK(r.hints.cb_buffer_size == 4096);
+  CHECK(r.hints.cb_nodes == 2);
+  CHECK(r.hints.cb_config_list == "*:2");
+  CHECK(r.hints.cb_write == CbMode::Disable);
+  CHECK(r.hints.cb_read == CbMode::Enable);
+  CHECK(r.hints.striping_unit == 512);
+  CHECK(r.hints.version == RomioVersion::Y2007);
+  CHECK(r.hints.listio_batch == 8);
+  const RunSpec def = parse_scenario(kScenario, "t.toml", d.opt({"workload.bx=4"})).runs[0];
+  CHECK(def.access == Access::Write);
+  CHECK(def.hints.cb_buffer_size == 16777216);  // ROMIO's defaults
+  CHECK(def.hints.cb_config_list == "*:1");
+  CHECK(def.hints.listio_batch == 64);
+  s = parse_scenario(R"(name = "b"
+[run]
+algorithm = "two-phase"
+ranks = 4
+platform = "tiny"
+[workload]
+kind = "block3d"
+nx = 5
+ny = 7
+nz = 3
+)",
+                     "b.toml", d.opt());
+  CHECK(s.runs[0].workload.ny == 7);
+  CHECK(s.runs[0].workload.nz == 3);
+  CHECK(contains(error_of([&] {
+                   parse_scenario(kScenario, "t.toml", d.opt({"workload.bx=4", "hints.cb_config_list=a::b"}));
+                 }),
+                 "hints.cb_config_list"));
+  CHECK(contains(error_of([&] {
+                   parse_scenario(kScenario, "t.toml", d.opt({"workload.bx=4", "run.access=read"}));
+                 }),
+                 "no read path"));
+  CHECK(
+      contains(error_of([&] { parse_scenario(kScenario, "t.toml", d.opt({"workload.nz=2"})); }), "block3d"));
 }
 
 TEST_CASE("platform overrides and the capacity check") {

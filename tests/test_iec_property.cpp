@@ -68,6 +68,10 @@ class FakeProcess : public Process {
   void do_barrier() override { unsupported(); }
   void do_bcast(std::span<std::byte>, int) override { unsupported(); }
   void do_gather(std::span<const std::byte>, std::span<std::byte>, int) override { unsupported(); }
+  void do_gatherv(std::span<const std::byte>, std::span<std::byte>, std::span<const std::int64_t>,
+                  int) override {
+    unsupported();
+  }
   void do_allgather(std::span<const std::byte>, std::span<std::byte>) override { unsupported(); }
   void do_alltoall(std::span<const std::byte>, std::span<std::byte>) override { unsupported(); }
   void do_allreduce_max(std::span<std::int64_t>) override { unsupported(); }
@@ -272,7 +276,7 @@ TEST_CASE("on a Process: inspector and executor write x in order, with the expec
     const Distribution d = block_cyclic(nx, np, bx);
     const std::vector<iec::RankPlan> reference = iec::inspect_all(d);
     World world(np);
-    TechniqueInput in{&d, 4, "x.dat", 3};
+    TechniqueInput in{&d, 4, "x.dat", 3, {}};
     std::vector<iec::RankPlan> plans(static_cast<std::size_t>(np));
     auto procs = run_ranks(world, [&](FakeProcess& p) {
       plans[static_cast<std::size_t>(p.rank())] = iec::inspect(p, d);
@@ -310,7 +314,7 @@ TEST_CASE("on a Process: inspector and executor write x in order, with the expec
 TEST_CASE("Block I/O writes each rank's entries contiguously in rank order", "[block][process]") {
   const Distribution d = irregular(64, 4, 7);
   World world(4);
-  TechniqueInput in{&d, 4, "x.dat", 2};
+  TechniqueInput in{&d, 4, "x.dat", 2, {}};
   auto procs = run_ranks(
       world, [&](FakeProcess& p) { technique("block").run(p, in, make_local_data(d, p.rank(), 4)); });
   CHECK(world.file == expected_file(d, FileLayout::RankMajor, 4));
@@ -325,13 +329,17 @@ TEST_CASE("Block I/O writes each rank's entries contiguously in rank order", "[b
 }
 
 TEST_CASE("technique registry, fill_entry and expected files", "[technique]") {
-  REQUIRE(techniques().size() == 2);
-  CHECK(techniques()[0].name == "iec");
-  CHECK(techniques()[1].name == "block");
+  std::vector<std::string> names;
+  for (const TechniqueInfo& t : techniques()) names.push_back(t.name);
+  REQUIRE(names ==
+          std::vector<std::string>{"iec", "block", "two-phase", "list-io", "independent", "gathered"});
   CHECK(technique("iec").layout == FileLayout::Logical);
   CHECK(technique("block").layout == FileLayout::RankMajor);
+  CHECK_THAT(technique("iec").citation, Catch::Contains("Singh") && Catch::Contains("2009"));
+  CHECK_THAT(technique("block").citation, Catch::Contains("Singh") && Catch::Contains("2009"));
+  CHECK_FALSE(static_cast<bool>(technique("iec").read));  // IEC is a write technique
   for (const TechniqueInfo& t : techniques()) {
-    CHECK_THAT(t.citation, Catch::Contains("Singh") && Catch::Contains("2009"));
+    CHECK_THAT(t.citation, Catch::Matches(".*(19|20)[0-9][0-9].*"));
     CHECK(t.description.size() > 100);
     CHECK(static_cast<bool>(t.check));
     CHECK(static_cast<bool>(t.run));
@@ -341,7 +349,8 @@ TEST_CASE("technique registry, fill_entry and expected files", "[technique]") {
     technique("x");
     FAIL("no exception");
   } catch (const std::invalid_argument& e) {
-    CHECK(std::string(e.what()) == "unknown algorithm 'x' (valid: iec, block)");
+    CHECK(std::string(e.what()) ==
+          "unknown algorithm 'x' (valid: iec, block, two-phase, list-io, independent, gathered)");
   }
 
   std::vector<std::byte> four(4), two(2), twelve(12);

@@ -48,4 +48,13 @@ void run(Process& p, const TechniqueInput& in, LocalData local) {
   }
 }
 
+void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out) {
+  check_input(p, in, out.size(), "block");
+  const std::int64_t offset = rank_offset(*in.dist, p.rank()) * in.element_size;
+  for (int it = 0; it < in.iterations; ++it) {
+    p.phase("read");
+    p.read_at(offset, out);
+  }
+}
+
 }  // namespace ciosim::block_io

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "algorithms/process.hpp"
@@ -21,5 +22,8 @@ std::string check(const Distribution& d);
 
 /// One write_at per iteration at rank_offset * element_size (phase mark "write"). The file must be open.
 void run(Process& p, const TechniqueInput& in, LocalData local);
+
+/// The read of the same layout: one read_at per iteration of the rank's entries (phase mark "read").
+void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out);
 
 }  // namespace ciosim::block_io

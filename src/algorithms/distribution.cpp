@@ -156,6 +156,83 @@ Distribution irregular(std::int64_t nx, int np, std::uint64_t seed) {
   return d;
 }
 
+std::vector<int> dims_create(int nnodes, int ndims) {
+  if (nnodes < 1 || ndims < 1)
+    throw std::invalid_argument("dims_create needs nnodes >= 1 and ndims >= 1 (nnodes=" + s(nnodes) +
+                                ", ndims=" + s(ndims) + ")");
+  std::vector<int> best;
+  std::vector<int> cur;
+  // Depth-first over non-increasing factor sequences; the first found at the best spread wins, and the
+  // search visits larger leading factors first, so prefer a candidate only when strictly better.
+  auto better = [&](const std::vector<int>& c) {
+    if (best.empty()) return true;
+    const int sc = c.front() - c.back();
+    const int sb = best.front() - best.back();
+    if (sc != sb) return sc < sb;
+    return c < best;  // smaller largest dimension first, then lexicographic
+  };
+  auto search = [&](auto&& self, int left, int max_factor) -> void {
+    if (static_cast<int>(cur.size()) == ndims - 1) {
+      if (left > max_factor) return;
+      cur.push_back(left);
+      if (better(cur)) best = cur;
+      cur.pop_back();
+      return;
+    }
+    for (int f = std::min(left, max_factor); f >= 1; --f) {
+      if (left % f != 0) continue;
+      cur.push_back(f);
+      self(self, left / f, f);
+      cur.pop_back();
+    }
+  };
+  search(search, nnodes, nnodes);
+  return best;
+}
+
+Distribution block3d(std::int64_t gx, std::int64_t gy, std::int64_t gz, int np) {
+  const std::string vals = " (nx=" + s(gx) + ", ny=" + s(gy) + ", nz=" + s(gz) + ", Np=" + s(np) + ")";
+  if (gx <= 0 || gy <= 0 || gz <= 0 || np <= 0)
+    throw std::invalid_argument("block3d needs nx, ny, nz and Np > 0" + vals);
+  if (gx > INT64_MAX / gy || gx * gy > INT64_MAX / gz)
+    throw std::invalid_argument("block3d: nx*ny*nz overflows 64 bits" + vals);
+  const std::vector<int> dims = dims_create(np, 3);
+  const std::int64_t g[3] = {gx, gy, gz};
+  std::int64_t block[3];
+  for (int k = 0; k < 3; ++k)
+    block[k] = (g[k] + dims[static_cast<std::size_t>(k)] - 1) / dims[static_cast<std::size_t>(k)];
+  Distribution d;
+  d.nx = gx * gy * gz;
+  for (int r = 0; r < np; ++r) {
+    const int c[3] = {r / (dims[1] * dims[2]), (r / dims[2]) % dims[1], r % dims[2]};
+    std::int64_t lo[3], len[3];
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = std::min(g[k], c[k] * block[k]);
+      len[k] = std::min(g[k], lo[k] + block[k]) - lo[k];
+    }
+    Datatype dt;
+    if (len[0] == 0 || len[1] == 0 || len[2] == 0) {
+      d.per_rank.push_back(dt);  // this rank holds nothing
+      continue;
+    }
+    // One x-plane of the block: len[1] rows of len[2] entries, merged when the rows are whole; the planes
+    // are replicas len[0] times with a stride of one global plane (merged too when planes are whole).
+    const std::int64_t base = (lo[0] * gy + lo[1]) * gz + lo[2];
+    if (len[2] == gz && len[1] == gy) {
+      dt.tuples.push_back({base, len[0] * gy * gz});
+    } else {
+      if (len[2] == gz)
+        dt.tuples.push_back({base, len[1] * gz});
+      else
+        for (std::int64_t y = 0; y < len[1]; ++y) dt.tuples.push_back({base + y * gz, len[2]});
+      dt.count = len[0];
+      dt.stride = gy * gz;
+    }
+    d.per_rank.push_back(std::move(dt));
+  }
+  return d;
+}
+
 Distribution from_lists(std::int64_t nx, std::vector<std::vector<Tuple>> lists) {
   Distribution d;
   d.nx = nx;

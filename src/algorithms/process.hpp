@@ -36,6 +36,7 @@ enum class Call : int {
   Barrier,
   Bcast,
   Gather,
+  Gatherv,
   Allgather,
   Alltoall,
   Allreduce,
@@ -67,6 +68,21 @@ struct Work {
   std::int64_t tuples = 0;        ///< offset-length tuples (or list entries) processed
 };
 
+/// One call as the optional trace records it (validation: both backends record through the same counted
+/// wrappers, so a technique's trace is identical on the simulator and on MPI by construction of the seam).
+/// Field meaning by kind: point-to-point: peer = the other rank, a = bytes, b = tag; bcast/gather:
+/// peer = root, a = bytes sent (bcast: buffer size); allgather/alltoall/allreduce: a = bytes sent;
+/// wait/waitall: a = requests; file write/read: a = offset, b = length; list write/read: one event per
+/// region (a = offset, b = length); open/close/sync/barrier: no fields. Unused fields are 0 (peer -1).
+struct TraceEvent {
+  std::string phase;  ///< the phase the call was made in ("" before the first mark)
+  Call kind = Call::Send;
+  int peer = -1;
+  std::int64_t a = 0;
+  std::int64_t b = 0;
+  bool operator==(const TraceEvent&) const = default;
+};
+
 /// Handle of a nonblocking operation; meaningful only to the backend that issued it.
 struct Request {
   std::int64_t id = -1;
@@ -94,6 +110,10 @@ class Process {
   void bcast(std::span<std::byte> buf, int root);
   /// recv (significant at root only) receives size() blocks of send.size() bytes in rank order.
   void gather(std::span<const std::byte> send, std::span<std::byte> recv, int root);
+  /// MPI_Gatherv: rank i contributes send (counts[i] bytes); recv (root only) receives the contributions
+  /// back to back in rank order. counts (size() entries) is significant at root only.
+  void gatherv(std::span<const std::byte> send, std::span<std::byte> recv,
+               std::span<const std::int64_t> counts, int root);
   /// recv receives size() blocks of send.size() bytes in rank order.
   void allgather(std::span<const std::byte> send, std::span<std::byte> recv);
   /// send holds size() blocks; block i goes to rank i. recv block j comes from rank j.
@@ -112,12 +132,19 @@ class Process {
   /// One list request: data holds the regions' bytes back to back, in list order.
   void write_list(std::span<const Extent> regions, std::span<const std::byte> data);
   void read_list(std::span<const Extent> regions, std::span<std::byte> data);
+  /// Collective: every rank calls it (MPI_File_sync is collective in the MPI backend).
   void file_sync();
 
   // --- instrumentation
   /// Marks the start of a named phase (and the end of the previous one) on this rank.
-  void phase(const std::string& name) { do_phase(name); }
+  void phase(const std::string& name) {
+    phase_ = name;
+    do_phase(name);
+  }
   const Counters& counters() const { return counters_; }
+  /// Starts recording every call into trace() (off by default: a trace grows with every call).
+  void record_trace(bool on) { tracing_ = on; }
+  const std::vector<TraceEvent>& trace() const { return trace_; }
 
  protected:
   virtual void do_send(int dst, int tag, std::span<const std::byte> buf) = 0;
@@ -129,6 +156,8 @@ class Process {
   virtual void do_barrier() = 0;
   virtual void do_bcast(std::span<std::byte> buf, int root) = 0;
   virtual void do_gather(std::span<const std::byte> send, std::span<std::byte> recv, int root) = 0;
+  virtual void do_gatherv(std::span<const std::byte> send, std::span<std::byte> recv,
+                          std::span<const std::int64_t> counts, int root) = 0;
   virtual void do_allgather(std::span<const std::byte> send, std::span<std::byte> recv) = 0;
   virtual void do_alltoall(std::span<const std::byte> send, std::span<std::byte> recv) = 0;
   virtual void do_allreduce_max(std::span<std::int64_t> values) = 0;
@@ -144,7 +173,16 @@ class Process {
 
  private:
   void count(Call c) { ++counters_.calls[static_cast<int>(c)]; }
+  void note(Call c, int peer = -1, std::int64_t a = 0, std::int64_t b = 0) {
+    if (tracing_) trace_.push_back(TraceEvent{phase_, c, peer, a, b});
+  }
+  void note_regions(Call c, std::span<const Extent> regions) {
+    for (const Extent& e : regions) note(c, -1, e.offset, e.length);
+  }
   Counters counters_;
+  std::string phase_;
+  bool tracing_ = false;
+  std::vector<TraceEvent> trace_;
 };
 
 /// Views of trivially copyable arrays as bytes.

@@ -6,7 +6,11 @@
 #include <stdexcept>
 
 #include "algorithms/block_io.hpp"
+#include "algorithms/gathered.hpp"
 #include "algorithms/iec.hpp"
+#include "algorithms/independent.hpp"
+#include "algorithms/list_io.hpp"
+#include "algorithms/two_phase.hpp"
 
 namespace ciosim {
 
@@ -35,6 +39,7 @@ std::vector<TechniqueInfo> make_registry() {
       FileLayout::Logical,
       iec::check,
       iec::run,
+      {},
   });
   list.push_back(TechniqueInfo{
       "block",
@@ -48,6 +53,65 @@ std::vector<TechniqueInfo> make_registry() {
       FileLayout::RankMajor,
       block_io::check,
       block_io::run,
+      block_io::run_read,
+  });
+  list.push_back(TechniqueInfo{
+      "two-phase",
+      "ROMIO's extended two-phase collective I/O (generic ADIO path, MPI_File_write_all/read_all): each "
+      "rank flattens its view into offset-length pieces; two Allgathers of start/end offsets and the "
+      "interleave test decide between collective and independent I/O (romio_cb_write/read); the accessed "
+      "range is split into one file domain per aggregator (cb_nodes, cb_config_list, striping_unit); the "
+      "pieces are sent to their domains' aggregators (Alltoall of counts, then the offset-length lists), "
+      "and in rounds of cb_buffer_size bytes the aggregators receive the data (Alltoall of sizes, "
+      "Isend/Irecv, Waitall), read-modify-write windows with holes and write each window contiguously; "
+      "reads mirror it. Call for call as ROMIO (hints.romio_version: modern MPICH or 2007).",
+      "R. Thakur, A. Choudhary, \"An Extended Two-Phase Method for Accessing Sections of Out-of-Core "
+      "Arrays\", Scientific Programming 5(4):301-317, 1996; R. Thakur, W. Gropp, E. Lusk, \"Data Sieving "
+      "and Collective I/O in ROMIO\", Frontiers 1999, pp. 182-189; compared in " +
+          std::string(kIecCitation) + ", §4.2",
+      FileLayout::Logical,
+      two_phase::check,
+      two_phase::run_write,
+      two_phase::run_read,
+  });
+  list.push_back(TechniqueInfo{
+      "list-io",
+      "List I/O: every rank issues independent file-system requests, each carrying up to "
+      "hints.listio_batch offset-length regions of its data (64 in ROMIO's PVFS2 driver), one batch after "
+      "the other; no communication between ranks. The PVFS client splits a request by stripe and each "
+      "server handles its regions one by one, so small regions cost per-region overhead.",
+      "A. Ching, A. Choudhary, W.-K. Liao, R. Ross, W. Gropp, \"Noncontiguous I/O through PVFS\", IEEE "
+      "Cluster 2002; compared in " +
+          std::string(kIecCitation) + ", §4.2",
+      FileLayout::Logical,
+      list_io::check,
+      list_io::run_write,
+      list_io::run_read,
+  });
+  list.push_back(TechniqueInfo{
+      "independent",
+      "Independent I/O without optimisation: every rank writes (reads) each contiguous piece of its data "
+      "with its own contiguous request, in the order it stores them; no communication, one file-system "
+      "request per piece.",
+      "R. Thakur, W. Gropp, E. Lusk, \"Data Sieving and Collective I/O in ROMIO\", Frontiers 1999, §2",
+      FileLayout::Logical,
+      independent::check,
+      independent::run_write,
+      independent::run_read,
+  });
+  list.push_back(TechniqueInfo{
+      "gathered",
+      "Gathered (sequential) I/O: rank 0 collects every rank's offset-length list, then the file is "
+      "handled in cb_buffer_size chunks in file order: each rank sends rank 0 its bytes of the chunk with "
+      "point-to-point messages and rank 0 writes the chunk with one contiguous request (reads: rank 0 "
+      "reads each chunk and sends every rank its part). Only one process touches the file.",
+      "R. Thakur, W. Gropp, E. Lusk, \"Data Sieving and Collective I/O in ROMIO\", Frontiers 1999, §1; "
+      "the sequential baseline of " +
+          std::string(kIecCitation),
+      FileLayout::Logical,
+      gathered::check,
+      gathered::run_write,
+      gathered::run_read,
   });
   return list;
 }
@@ -66,6 +130,26 @@ const TechniqueInfo& technique(const std::string& name) {
   std::string valid;
   for (const TechniqueInfo& t : all) valid += (valid.empty() ? "" : ", ") + t.name;
   throw std::invalid_argument("unknown algorithm '" + name + "' (valid: " + valid + ")");
+}
+
+void check_input(const Process& p, const TechniqueInput& in, std::size_t buffer_bytes,
+                 const std::string& technique) {
+  if (in.dist == nullptr)
+    throw std::invalid_argument(technique + ": TechniqueInput.dist is null (a distribution is required)");
+  if (in.element_size <= 0)
+    throw std::invalid_argument(technique + ": element size must be positive (got " +
+                                std::to_string(in.element_size) + ")");
+  if (in.iterations < 1)
+    throw std::invalid_argument(technique + ": iterations must be >= 1 (got " +
+                                std::to_string(in.iterations) + ")");
+  if (in.dist->nprocs() != p.size())
+    throw std::invalid_argument(technique + ": the distribution has " + std::to_string(in.dist->nprocs()) +
+                                " ranks, the run has " + std::to_string(p.size()));
+  const std::int64_t need = in.dist->per_rank[static_cast<std::size_t>(p.rank())].size() * in.element_size;
+  if (static_cast<std::int64_t>(buffer_bytes) != need)
+    throw std::invalid_argument(technique + ": rank " + std::to_string(p.rank()) + " has a buffer of " +
+                                std::to_string(buffer_bytes) + " bytes, its entries need " +
+                                std::to_string(need));
 }
 
 void fill_entry(std::int64_t i, std::span<std::byte> out) {

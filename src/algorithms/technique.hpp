@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "algorithms/datatype.hpp"
+#include "algorithms/hints.hpp"
 #include "algorithms/process.hpp"
 
 namespace ciosim {
@@ -18,7 +19,7 @@ namespace ciosim {
 /// `per_rank[r]` lists, in the order the rank stores them, the logical positions (indices into x) of its
 /// entries: the paper's Distr_Datatype (Fig. 11). Shared, read-only, by all ranks of a run.
 struct Distribution {
-  std::int64_t nx = 0;            ///< entries of the global vector
+  std::int64_t nx = 0;             ///< entries of the global vector
   std::vector<Datatype> per_rank;  ///< per rank: logical positions of its entries, in storage order
   int nprocs() const { return static_cast<int>(per_rank.size()); }
 };
@@ -28,7 +29,8 @@ struct TechniqueInput {
   const Distribution* dist = nullptr;
   std::int64_t element_size = 4;  ///< bytes per entry of x (the papers use 4-byte floats)
   std::string file_name = "x.dat";
-  int iterations = 1;             ///< how many times the write is repeated (the inspector runs once)
+  int iterations = 1;  ///< how many times the write is repeated (the inspector runs once)
+  IoHints hints;       ///< MPI-IO hints (two-phase, list I/O, gathered)
 };
 
 /// The rank's entries: element k holds the bytes of x[phy2log(dist.per_rank[rank], k)].
@@ -49,12 +51,21 @@ struct TechniqueInfo {
   /// naming the constraint.
   std::function<std::string(const Distribution&)> check;
   std::function<void(Process&, const TechniqueInput&, LocalData)> run;
+  /// Reads the rank's entries back into its buffer (storage order) from a file laid out as `layout`
+  /// says; empty when the technique has no read path.
+  std::function<void(Process&, const TechniqueInput&, std::span<std::byte>)> read;
 };
 
 /// All registered techniques, in a fixed order.
 const std::vector<TechniqueInfo>& techniques();
 /// The technique called `name`; throws std::invalid_argument naming the valid choices.
 const TechniqueInfo& technique(const std::string& name);
+
+/// Throws std::invalid_argument (one line, naming `technique`) unless `in` is usable on p's rank: a
+/// distribution with p.size() ranks, element_size > 0, iterations >= 1, and a buffer of exactly the rank's
+/// entries (buffer_bytes).
+void check_input(const Process& p, const TechniqueInput& in, std::size_t buffer_bytes,
+                 const std::string& technique);
 
 /// The value stored in entry i of x: its index, as little-endian bytes, repeated/truncated to
 /// element_size bytes. Distinct for every i < 2^32 when element_size >= 4.

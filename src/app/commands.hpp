@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/mpi_launch.hpp"
 #include "config/params.hpp"
 
 namespace ciosim::app {
@@ -46,5 +47,35 @@ int plan_command(const PlanOptions& opt);
 
 /// `ciosim list`: algorithms, networks, platforms, workloads and parameters.
 int list_command();
+
+struct ValidateOptions {
+  std::string scenario;
+  std::vector<std::string> sets;
+  int ranks = 0;  ///< -n: overrides run.ranks when ranks_given
+  bool ranks_given = false;
+  int repeat = 5;         ///< repetitions of every real run (times are medians)
+  std::string out;        ///< "" = results/<scenario name>-validate
+  std::string work_dir;   ///< where the real file is written; "" = a temporary directory next to out
+  bool no_reference = false;
+  bool quiet = false;
+  MpiOptions mpi;
+};
+/// `ciosim validate`: simulate every point and run it on real MPI (ciosim-mpi under mpirun); compare the
+/// files, the call traces and counts (exit 1 if they differ) and report predicted vs measured times.
+int validate_command(const ValidateOptions& opt);
+
+struct CalibrateOptions {
+  int ranks = 2;          ///< -n: ranks of the measurement job (ping-pong uses ranks 0 and 1)
+  std::string out;        ///< the platform file to write; "" = platforms/local.toml
+  std::string name;       ///< the platform's name; "" = the file's stem
+  std::string work_dir;   ///< where the test files are written; "" = a temporary directory next to out
+  bool quick = false;     ///< fewer repetitions and smaller sizes
+  bool quiet = false;
+  std::string measurements;  ///< if not empty, the raw measurements (JSON) are saved here
+  MpiOptions mpi;
+};
+/// `ciosim calibrate`: measure this machine with real MPI and write a platform file (with its own
+/// network profiles, [network.profiles.NAME]) that run and validate accept.
+int calibrate_command(const CalibrateOptions& opt);
 
 }  // namespace ciosim::app

@@ -103,6 +103,11 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
       ranged(make("run.iterations", T::Int, "writes", Value{std::int64_t{1}},
                   "times the collective write is repeated (the inspector runs once)"),
              1, INT_MAX),
+      with_choices(
+          make("run.access", T::Enum, "", Value{std::string("write")},
+               "write: time the technique's write; read: the file is laid out beforehand (not timed) "
+               "and the technique's read is timed and its bytes checked"),
+          {"write", "read"}),
       with_choices(from_platform(make("network.mpi", T::Enum, "", none, "network profile of MPI traffic")),
                    network_names()),
       with_choices(
@@ -116,6 +121,11 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
            "accepted)"),
       make("workload.bx", T::Size, "entries", Value{std::int64_t{1}},
            "block size of the block-cyclic distribution"),
+      make("workload.ny", T::Size, "entries", Value{std::int64_t{1}},
+           "block3d: entries along the middle dimension (workload.nx is the slowest, workload.nz the "
+           "fastest)"),
+      make("workload.nz", T::Size, "entries", Value{std::int64_t{1}},
+           "block3d: entries along the fastest dimension"),
       ranged(make("workload.element_size", T::Size, "bytes", Value{std::int64_t{4}}, "bytes per entry of x"),
              1, std::int64_t{1} << 30),
       ranged(make("workload.seed", T::Size, "", Value{std::int64_t{1}},
@@ -128,6 +138,39 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
       from_platform(make("pvfs.stripe_size", T::Size, "bytes", none, "PVFS strip size")),
       ranged(from_platform(make("platform.nodes", T::Int, "nodes", none, "compute nodes")), 1, INT_MAX),
       ranged(from_platform(make("platform.cores_per_node", T::Int, "cores", none, "ranks placed per node")),
+             1, INT_MAX),
+      // MPI-IO hints (ROMIO's defaults from its code: shared/reference/collective-io-notes.md §1.4).
+      ranged(
+          make("hints.cb_buffer_size", T::Size, "bytes", Value{std::int64_t{16777216}},
+               "collective buffer of a two-phase aggregator per round, and gathered's chunk (ROMIO default "
+               "16 MiB, ad_hints.c)"),
+          1, INT_MAX),
+      ranged(make("hints.cb_nodes", T::Int, "aggregators", Value{std::int64_t{0}},
+                  "two-phase aggregators wanted; 0 = unset (ROMIO: nprocs, then as many as cb_config_list "
+                  "yields: one per host by default)"),
+             0, INT_MAX),
+      make("hints.cb_config_list", T::String, "", Value{std::string("*:1")},
+           "which ranks aggregate, ROMIO's grammar host[:n],... (default \"*:1\": the lowest rank of each "
+           "host)"),
+      with_choices(
+          make("hints.romio_cb_write", T::Enum, "", Value{std::string("automatic")},
+               "two-phase write: automatic = only if the ranks' accesses interleave (ROMIO default); "
+               "disable = independent (contiguous write or list I/O)"),
+          {"automatic", "enable", "disable"}),
+      with_choices(make("hints.romio_cb_read", T::Enum, "", Value{std::string("automatic")},
+                        "two-phase read: as hints.romio_cb_write"),
+                   {"automatic", "enable", "disable"}),
+      ranged(
+          make("hints.striping_unit", T::Size, "bytes", Value{std::int64_t{0}},
+               "aligns two-phase file domains to multiples of it (0 = unset, ROMIO's default; not in 2007)"),
+          0, INT64_MAX),
+      with_choices(
+          make("hints.romio_version", T::Enum, "", Value{std::string("modern")},
+               "two-phase call structure: modern (MPICH >= 3.3: one offset/length message per peer) or "
+               "2007 (MPICH2 1.0.x: two messages, no stripe alignment)"),
+          {"modern", "2007"}),
+      ranged(make("hints.listio_batch", T::Int, "regions", Value{std::int64_t{64}},
+                  "regions per list-I/O request (ROMIO ad_pvfs2 MAX_ARRAY_SIZE = 64)"),
              1, INT_MAX),
   };
 }

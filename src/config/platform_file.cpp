@@ -10,6 +10,7 @@
 #include <sstream>
 #include <variant>
 
+#include "config/network_file.hpp"
 #include "config/params.hpp"
 #include "models/network/profiles.hpp"
 
@@ -92,7 +93,7 @@ void check_field(const Field& f, PlatformSpec& p, const std::string& where) {
         using T = std::remove_pointer_t<decltype(v)>;
         if constexpr (std::is_same_v<T, std::string>) {
           try {
-            (void)network_profile(*v);
+            (void)network_profile(*v, p.networks);
           } catch (const std::invalid_argument& e) {
             throw ConfigError(where + dotted + ": " + one_line(e.what()));
           }
@@ -198,6 +199,9 @@ PlatformFile platform_from_table(const toml::table& doc, const std::string& orig
   out.spec = PlatformSpec{};
   out.spec.name = fs::path(origin).stem().string();
   std::set<std::string> seen;
+  // The platform's own network profiles first: [network] mpi/io may name them.
+  if (const toml::node* prof = doc.at_path("network.profiles").node())
+    out.spec.networks = parse_network_profiles(*prof, origin, out.sources);
   for (auto&& [k, node] : doc) {
     const std::string key(k.str());
     const std::string where = at(origin, node);
@@ -213,14 +217,17 @@ PlatformFile platform_from_table(const toml::table& doc, const std::string& orig
         const std::string key2(k2.str());
         const std::string where2 = at(origin, value);
         const std::string dotted = key + "." + key2;
-        if (is_source_key(key2)) {
+        if (key == "network" && key2 == "profiles") {
+          continue;  // parsed above
+        } else if (is_source_key(key2)) {
           out.sources.emplace_back(dotted, source_text(value, dotted, where2));
         } else if (const Field* f = find_field(key, key2)) {
           set_field(*f, out.spec, value, where2);
           seen.insert(dotted);
         } else {
           throw ConfigError(where2 + "unknown key " + dotted + "; valid keys in [" + key +
-                            "]: " + join(keys_of(key)) + ", and any key ending in _source");
+                            "]: " + join(keys_of(key)) + (key == "network" ? ", [network.profiles.NAME]" : "") +
+                            ", and any key ending in _source");
         }
       }
     } else {
@@ -336,6 +343,9 @@ std::string platform_toml(const PlatformFile& p, const std::string& table_prefix
       line(f.key, value, source_of(t + "." + std::string(f.key) + "_source"));
     }
     rest(t);
+    if (t == "network")
+      out << network_profiles_toml(spec.networks, (table_prefix.empty() ? "" : table_prefix + ".") + "network.profiles",
+                                   p.sources);
   }
   return out.str();
 }
@@ -363,7 +373,9 @@ nlohmann::ordered_json platform_json(const PlatformFile& p) {
       put_sources(obj, t, key);
     }
     for (const auto& [k, v] : p.sources)
-      if (k.starts_with(t + ".") && !obj.contains(k.substr(t.size() + 1))) obj[k.substr(t.size() + 1)] = v;
+      if (k.starts_with(t + ".") && !k.starts_with("network.profiles.") && !obj.contains(k.substr(t.size() + 1)))
+        obj[k.substr(t.size() + 1)] = v;
+    if (t == "network" && !spec.networks.empty()) obj["profiles"] = network_profiles_json(spec.networks, p.sources);
     j[t] = std::move(obj);
   }
   return j;

@@ -5,7 +5,8 @@
 //
 //   name = "uc3m-2007"            description = "..."
 //   [nodes]   count, cores_per_node, memcpy_Bps, tuple_cost_s, loopback_Bps
-//   [network] mpi, io             (profile names, see `ciosim list`)
+//   [network] mpi, io             (profile names, see `ciosim list`, or defined below)
+//   [network.profiles.NAME]       optional: the platform's own network profiles (config/network_file.hpp)
 //   [pvfs]    io_servers, stripe_size, disk_write_Bps, disk_read_Bps, request_overhead_s,
 //             region_overhead_s, client_region_overhead_s, flow_buffer, max_outstanding,
 //             request_header, region_descriptor

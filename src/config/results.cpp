@@ -105,6 +105,33 @@ std::string results_json(const std::string& scenario, const std::vector<RunResul
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
+std::vector<RunResult> parse_results_json(const std::string& text, const std::string& origin) {
+  try {
+    const auto j = ojson::parse(text);  // ordered: params keep their order
+    std::vector<RunResult> out;
+    for (const auto& run : j.at("runs")) {
+      RunResult r;
+      r.algorithm = run.at("algorithm").get<std::string>();
+      for (const auto& [k, v] : run.at("params").items())
+        r.params.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+      r.ranks = run.at("ranks").get<int>();
+      r.network_mpi = run.at("network_mpi").get<std::string>();
+      r.network_io = run.at("network_io").get<std::string>();
+      r.sim_time_s = run.at("sim_time_s").get<double>();
+      for (const auto& p : run.at("phases"))
+        r.phases.push_back({p.at("name").get<std::string>(), p.at("time_s").get<double>()});
+      r.calls = run.at("calls").get<std::map<std::string, std::int64_t>>();
+      r.bytes_network = run.at("bytes").at("network").get<std::int64_t>();
+      r.bytes_file = run.at("bytes").at("file").get<std::int64_t>();
+      r.file_verified = run.at("file_verified").get<bool>();
+      out.push_back(std::move(r));
+    }
+    return out;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(origin + ": malformed results.json: " + e.what());
+  }
+}
+
 std::string results_csv(const std::vector<RunResult>& runs) {
   const auto keys = param_keys(runs);
   const auto phases = phase_names(runs);

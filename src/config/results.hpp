@@ -20,6 +20,10 @@ namespace ciosim::config {
 /// others as strings. Two-space indented, ends with a newline.
 std::string results_json(const std::string& scenario, const std::vector<RunResult>& runs);
 
+/// Reads results.json text back (every run's fields; params values as text). Throws std::runtime_error
+/// (one line, naming `origin`) on malformed input.
+std::vector<RunResult> parse_results_json(const std::string& text, const std::string& origin);
+
 /// results.csv: a header, then one row per run: algorithm, one column per params key (union over runs,
 /// first-seen order), ranks, network_mpi, network_io, sim_time_s, one "phase:NAME" column per phase
 /// (union, first-seen order; empty when a run has no such phase), bytes_network, bytes_file,

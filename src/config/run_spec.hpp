@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/hints.hpp"
 #include "models/network/profiles.hpp"
 #include "models/pvfs/pvfs_config.hpp"
 
@@ -17,34 +18,43 @@ namespace ciosim {
 struct PlatformSpec {
   std::string name;
   std::string description;
-  int nodes = 16;                  ///< compute nodes
-  int cores_per_node = 1;          ///< ranks placed per node (rank r on node r / cores_per_node)
-  double memcpy_Bps = 300e6;       ///< CPU cost of copying, bytes/s
-  double tuple_cost_s = 50e-9;     ///< CPU cost per offset-length tuple processed, s
-  double loopback_Bps = 1e9;       ///< intra-node message bandwidth, bytes/s
+  int nodes = 16;                       ///< compute nodes
+  int cores_per_node = 1;               ///< ranks placed per node (rank r on node r / cores_per_node)
+  double memcpy_Bps = 300e6;            ///< CPU cost of copying, bytes/s
+  double tuple_cost_s = 50e-9;          ///< CPU cost per offset-length tuple processed, s
+  double loopback_Bps = 1e9;            ///< intra-node message bandwidth, bytes/s
   std::string network_mpi = "myrinet";  ///< default profile of the MPI network
   std::string network_io = "myrinet";   ///< default profile of the network PVFS uses
+  std::vector<NetworkProfile> networks;  ///< the platform file's own profiles ([network.profiles.NAME])
   PvfsConfig pvfs;
 };
 
 struct WorkloadSpec {
-  std::string kind = "block-cyclic";  ///< "block-cyclic" or "irregular"
-  std::int64_t nx = 0;                ///< entries of the global vector
+  std::string kind = "block-cyclic";  ///< a workloads() name: "block-cyclic", "irregular", "lists", "block3d"
+  std::int64_t nx = 0;                ///< entries of the global vector (block3d: the slowest dimension)
+  std::int64_t ny = 1;                ///< block3d: the middle dimension
+  std::int64_t nz = 1;                ///< block3d: the fastest dimension
   std::int64_t bx = 1;                ///< block size in entries (block-cyclic)
   std::int64_t element_size = 4;      ///< bytes per entry
   std::uint64_t seed = 1;             ///< irregular: random seed
   std::string file;                   ///< lists: TOML file with each rank's (offset, length) tuples
 };
 
+/// What a run measures: the technique's write, or its read of a file written beforehand (untimed).
+enum class Access { Write, Read };
+
 struct RunSpec {
   std::string algorithm;
+  Access access = Access::Write;
   int ranks = 4;
   WorkloadSpec workload;
   PlatformSpec platform;
   std::string network_mpi;  ///< profile name (already defaulted from the platform)
   std::string network_io;
   int iterations = 1;
+  IoHints hints;            ///< MPI-IO hints passed to the technique (hints.* parameters)
   std::string export_file;  ///< if not empty, the simulated file is written here
+  std::string trace_file;   ///< if not empty, every rank's call trace is written here (algorithms/trace.hpp)
   /// Every swept or set key with its value, as written in results' "params".
   std::vector<std::pair<std::string, std::string>> params;
 };

@@ -46,6 +46,8 @@ std::string expected(const Param& p) {
 }
 
 Value to_value(const toml::node& n, const Param& p, const std::string& where) {
+  // An enum choice that reads as a number (hints.romio_version = 2007) is its text.
+  if (n.is_integer() && p.type == ParamType::Enum) return std::to_string(*n.value<std::int64_t>());
   if (n.is_integer()) return *n.value<std::int64_t>();
   if (n.is_string()) return *n.value<std::string>();
   if (n.is_array() || n.is_table())
@@ -143,6 +145,13 @@ std::string valid_top_level(const std::vector<Param>& params) {
   std::string out = "name, description";
   for (const auto& t : table_names(params)) out += ", [" + t + "]";
   return out + ", [platforms.NAME]";
+}
+
+std::string readable_techniques() {
+  std::vector<std::string> names;
+  for (const auto& t : techniques())
+    if (t.read) names.push_back(t.name);
+  return join(names);
 }
 
 /// Expands the given values into points and builds their RunSpecs.
@@ -265,6 +274,22 @@ class Expander {
     r.workload.element_size = num("workload.element_size");
     r.workload.seed = static_cast<std::uint64_t>(num("workload.seed"));
     r.workload.file = str("workload.file");
+    r.workload.ny = num("workload.ny");
+    r.workload.nz = num("workload.nz");
+    r.access = str("run.access") == "read" ? Access::Read : Access::Write;
+    r.hints.cb_buffer_size = num("hints.cb_buffer_size");
+    r.hints.cb_nodes = static_cast<int>(num("hints.cb_nodes"));
+    r.hints.cb_config_list = str("hints.cb_config_list");
+    r.hints.cb_write = cb_mode_from_name(str("hints.romio_cb_write"));
+    r.hints.cb_read = cb_mode_from_name(str("hints.romio_cb_read"));
+    r.hints.striping_unit = num("hints.striping_unit");
+    r.hints.version = romio_version_from_name(str("hints.romio_version"));
+    r.hints.listio_batch = static_cast<int>(num("hints.listio_batch"));
+    try {
+      check_hints(r.hints);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(where + e.what());
+    }
     if (!r.workload.file.empty() && fs::path(r.workload.file).is_relative() &&
         given_.at("workload.file").origin == Origin::Scenario)
       r.workload.file = (base_dir_ / r.workload.file).string();
@@ -285,18 +310,23 @@ class Expander {
 
   void check_technique(const RunSpec& r, const std::string& where) {
     const auto& w = r.workload;
-    const std::string key = r.algorithm + "|" + w.kind + "|" + std::to_string(w.nx) + "|" +
-                            std::to_string(r.ranks) + "|" +
+    const std::string key = r.algorithm + "|" + (r.access == Access::Read ? "r" : "w") + "|" + w.kind + "|" +
+                            std::to_string(w.nx) + "|" + std::to_string(r.ranks) + "|" +
                             (w.kind == "irregular" ? std::to_string(w.seed)
                              : w.kind == "lists"   ? w.file
+                             : w.kind == "block3d" ? std::to_string(w.ny) + "x" + std::to_string(w.nz)
                                                    : std::to_string(w.bx));
     auto it = checked_.find(key);
     if (it == checked_.end()) {
       std::string reason;
       try {
         const Distribution d = make_distribution(w, r.ranks);  // exactly as sim::simulate builds it
-        reason = technique(r.algorithm).check(d);
+        const TechniqueInfo& t = technique(r.algorithm);
+        reason = t.check(d);
         if (!reason.empty()) reason = "technique " + r.algorithm + " cannot run this workload: " + reason;
+        if (reason.empty() && r.access == Access::Read && !t.read)
+          reason = "technique " + r.algorithm + " has no read path (run.access = \"read\" works with " +
+                   readable_techniques() + ")";
       } catch (const std::invalid_argument& e) {
         reason = "workload " + w.kind + ": " + one_line(e.what());
       }
@@ -412,6 +442,10 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin, c
         "workload.seed is given but workload.kind is not irregular, the only kind that uses it");
   if (given.count("workload.file") && !uses("lists"))
     throw ConfigError("workload.file is given but workload.kind is not lists, the only kind that uses it");
+  for (const char* key : {"workload.ny", "workload.nz"})
+    if (given.count(key) && !uses("block3d"))
+      throw ConfigError(std::string(key) +
+                        " is given but workload.kind is not block3d, the only kind that uses it");
 
   Expander(params, given, std::move(inline_platforms), opt, fs::path(origin).parent_path()).run(s);
   return s;
@@ -455,9 +489,11 @@ std::string effective_config_toml(const Scenario& s) {
       return std::none_of(s.runs.begin(), s.runs.end(),
                           [&](const RunSpec& r) { return r.workload.kind == kind; });
     };
-    if (set.origin == Origin::Default && ((set.key == "workload.bx" && unused_by_all("block-cyclic")) ||
-                                          (set.key == "workload.seed" && unused_by_all("irregular")) ||
-                                          (set.key == "workload.file" && unused_by_all("lists")))) {
+    if (set.origin == Origin::Default &&
+        ((set.key == "workload.bx" && unused_by_all("block-cyclic")) ||
+         (set.key == "workload.seed" && unused_by_all("irregular")) ||
+         (set.key == "workload.file" && unused_by_all("lists")) ||
+         ((set.key == "workload.ny" || set.key == "workload.nz") && unused_by_all("block3d")))) {
       out << "# " << k << " = " << value_toml(set.values[0]) << "  # default, unused by this workload.kind\n";
       continue;
     }

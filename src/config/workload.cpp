@@ -59,6 +59,10 @@ const std::vector<WorkloadInfo>& workloads() {
       {"lists",
        "1-D vector of Nx entries distributed by explicit per-rank (offset, length) tuples read from "
        "workload.file (the IEC paper's Fig. 11); the tuples must partition [0, Nx)."},
+      {"block3d",
+       "3-D array of nx x ny x nz entries (C order, nx slowest) block-distributed over a process grid from "
+       "MPI_Dims_create, as ROMIO's coll_perf does with MPI_Type_create_darray (block = ceil(n/p) per "
+       "dimension; trailing ranks may hold less or nothing)."},
   };
   return list;
 }
@@ -68,6 +72,7 @@ Distribution make_distribution(const WorkloadSpec& w, int ranks) {
   if (w.kind == "block-cyclic") return block_cyclic(w.nx, ranks, w.bx);
   if (w.kind == "irregular") return irregular(w.nx, ranks, w.seed);
   if (w.kind == "lists") return from_lists(w.nx, read_lists(w.file, ranks));
+  if (w.kind == "block3d") return block3d(w.nx, w.ny, w.nz, ranks);
   std::string valid;
   for (const auto& k : workloads()) valid += (valid.empty() ? "" : ", ") + k.name;
   throw std::invalid_argument("unknown workload '" + w.kind + "' (valid: " + valid + ")");

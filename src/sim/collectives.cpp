@@ -5,6 +5,7 @@
 // Internal messages are not counted as point-to-point calls: the collective is counted once.
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "sim/sim_process.hpp"
 
@@ -15,6 +16,7 @@ namespace {
 constexpr int kTagBarrier = -1;
 constexpr int kTagBcast = -2;
 constexpr int kTagGather = -3;
+constexpr int kTagGatherv = -7;
 constexpr int kTagAllgather = -4;
 constexpr int kTagAlltoall = -5;
 constexpr int kTagAllreduce = -6;
@@ -89,6 +91,33 @@ void SimProcess::do_gather(std::span<const std::byte> send, std::span<std::byte>
     for (int i = 0; i < P; ++i)
       std::memcpy(recv.data() + n * static_cast<std::size_t>((i + root) % P),
                   tmp.data() + n * static_cast<std::size_t>(i), n);
+}
+
+// Linear gatherv (MPICH MPIR_Gatherv_allcomm_linear, its only intra-communicator algorithm): the root
+// posts a receive from every other rank with a nonzero count and waits for all; the others send. (MPICH
+// switches the senders to synchronous sends from 32 ranks on, GATHERV_INTER_SSEND_MIN_PROCS; not modelled.)
+void SimProcess::do_gatherv(std::span<const std::byte> send, std::span<std::byte> recv,
+                            std::span<const std::int64_t> counts, int root) {
+  const int P = size();
+  if (rank_ != root) {
+    if (!send.empty()) do_send(root, kTagGatherv, send);
+    return;
+  }
+  if (static_cast<int>(counts.size()) != P)
+    throw std::invalid_argument("gatherv: the root needs one count per rank");
+  std::vector<Request> reqs;
+  std::size_t pos = 0;
+  for (int i = 0; i < P; ++i) {
+    const auto n = static_cast<std::size_t>(counts[static_cast<std::size_t>(i)]);
+    if (i == root) {
+      if (n != send.size()) throw std::invalid_argument("gatherv: the root's count differs from its data");
+      std::copy(send.begin(), send.end(), recv.begin() + static_cast<std::ptrdiff_t>(pos));
+    } else if (n > 0) {
+      reqs.push_back(do_irecv(i, kTagGatherv, recv.subspan(pos, n)));
+    }
+    pos += n;
+  }
+  for (Request& r : reqs) do_wait(r);
 }
 
 // Allgather: recursive doubling for a power-of-two rank count and a total under 512 KiB, otherwise the

@@ -143,22 +143,33 @@ void io(World& w, int rank, std::span<const Extent> regions, const std::byte* wd
   const double client_cpu = static_cast<double>(pieces) * cfg.client_region_overhead_s;
   if (client_cpu > 0) sg4::this_actor::sleep_for(client_cpu);
 
+  // A rank has at most one request in flight per server (this call returns when all are complete), so
+  // the data and ack mailboxes of a (rank, server) pair are reused from request to request.
   std::vector<std::unique_ptr<IoRequest>> reqs;
-  std::vector<sg4::ActorPtr> flows;
   for (auto& part : parts) {
-    const std::string id = std::to_string(w.next_request_id++);
+    const std::string id = std::to_string(rank) + ">" + std::to_string(part.server);
     auto req = std::make_unique<IoRequest>();
     req->write = wdata != nullptr;
     req->wdata = wdata;
     req->rdata = rdata;
     req->data = sg4::Mailbox::by_name("pvfs-data:" + id);
     req->ack = sg4::Mailbox::by_name("pvfs-ack:" + id);
-    sg4::Host* server = w.iods[static_cast<std::size_t>(part.server)];
     req->part = std::move(part);
+    reqs.push_back(std::move(req));
+  }
+  // The flows to the servers run in parallel, one actor each; a request that touches one server (the
+  // common case for small list requests) runs its flow in the calling actor, which is the same model
+  // without creating an actor.
+  if (reqs.size() == 1) {
+    client_flow(w, reqs.front().get(), w.iods[static_cast<std::size_t>(reqs.front()->part.server)]);
+    return;
+  }
+  std::vector<sg4::ActorPtr> flows;
+  for (auto& req : reqs) {
     IoRequest* r = req.get();
+    sg4::Host* server = w.iods[static_cast<std::size_t>(r->part.server)];
     flows.push_back(sg4::Actor::create("flow" + std::to_string(rank), sg4::this_actor::get_host(),
                                        [&w, r, server] { client_flow(w, r, server); }));
-    reqs.push_back(std::move(req));
   }
   for (auto& f : flows) f->join();
 }

@@ -14,6 +14,7 @@ std::string SimProcess::host() const {
 void SimProcess::finish() {
   RankRecord& rec = world_.records[static_cast<std::size_t>(rank_)];
   rec.counters = counters();
+  rec.trace = trace();
 }
 
 bool SimProcess::eager(std::size_t bytes) const {
@@ -49,7 +50,8 @@ Request SimProcess::do_isend(int dst, int tag, std::span<const std::byte> buf) {
     mb->put_init(env, bytes)->detach();  // eager: complete locally; the receiver owns the envelope
     pending_[r.id] = Pending{};
   } else {
-    pending_[r.id] = Pending{mb->put_async(env, bytes), nullptr, {}, false};
+    env->refs = 2;
+    pending_[r.id] = Pending{mb->put_async(env, bytes), nullptr, env, {}, false};
   }
   return r;
 }
@@ -69,12 +71,23 @@ void SimProcess::do_wait(Request& r) {
   if (it == pending_.end()) throw std::logic_error("wait on an unknown request");
   Pending& p = it->second;
   if (p.comm) p.comm->wait();
+  if (p.out) {  // rendezvous send complete: the buffer may be reused from here on
+    Envelope* env = p.out;
+    if (!env->consumed && env->size > 0 && env->copy.empty()) {
+      env->copy.assign(env->data, env->data + env->size);
+      env->data = env->copy.data();
+    }
+    if (--env->refs == 0) delete env;
+  }
   if (p.is_recv) {
-    std::unique_ptr<Envelope> env(p.in);
-    if (env->size != p.dest.size())
-      throw std::runtime_error("message of " + std::to_string(env->size) +
-                               " bytes received into a buffer of " + std::to_string(p.dest.size()));
-    if (env->size) std::memcpy(p.dest.data(), env->data, env->size);
+    Envelope* env = p.in;
+    const std::size_t size = env->size;
+    if (size == p.dest.size() && size) std::memcpy(p.dest.data(), env->data, size);
+    env->consumed = true;
+    if (--env->refs == 0) delete env;
+    if (size != p.dest.size())
+      throw std::runtime_error("message of " + std::to_string(size) + " bytes received into a buffer of " +
+                               std::to_string(p.dest.size()));
     sg4::this_actor::sleep_for(world_.mpi->recv_overhead_s);
   }
   pending_.erase(it);

@@ -22,6 +22,12 @@ struct Envelope {
   std::vector<std::byte> copy;
   const std::byte* data = nullptr;
   std::size_t size = 0;
+  /// Rendezvous: the sender and the receiver both hold the envelope (2 references) and the last one to
+  /// finish with it deletes it. A sender whose send completes before the receiver has copied the data out
+  /// (the receiver may still be waiting on an earlier request) copies its buffer into `copy` first, because
+  /// MPI lets it reuse the buffer once the send is complete. Eager: the receiver's reference only.
+  int refs = 1;
+  bool consumed = false;  ///< the receiver has copied the data out
 };
 
 class SimProcess final : public Process {
@@ -30,7 +36,7 @@ class SimProcess final : public Process {
   int rank() const override { return rank_; }
   int size() const override { return static_cast<int>(world_.rank_hosts.size()); }
   std::string host() const override;
-  /// Moves this rank's counters and phase marks into the world's record.
+  /// Copies this rank's counters and call trace into the world's record (phase marks go there directly).
   void finish();
 
  protected:
@@ -43,6 +49,8 @@ class SimProcess final : public Process {
   void do_barrier() override;
   void do_bcast(std::span<std::byte> buf, int root) override;
   void do_gather(std::span<const std::byte> send, std::span<std::byte> recv, int root) override;
+  void do_gatherv(std::span<const std::byte> send, std::span<std::byte> recv,
+                  std::span<const std::int64_t> counts, int root) override;
   void do_allgather(std::span<const std::byte> send, std::span<std::byte> recv) override;
   void do_alltoall(std::span<const std::byte> send, std::span<std::byte> recv) override;
   void do_allreduce_max(std::span<std::int64_t> values) override;
@@ -60,6 +68,7 @@ class SimProcess final : public Process {
   struct Pending {
     sg4::CommPtr comm;          ///< null for a completed eager send
     Envelope* in = nullptr;     ///< receive slot
+    Envelope* out = nullptr;    ///< rendezvous send: the envelope this rank still references
     std::span<std::byte> dest;  ///< receive buffer
     bool is_recv = false;
   };

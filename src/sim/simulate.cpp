@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "algorithms/technique.hpp"
+#include "algorithms/trace.hpp"
 #include "config/workload.hpp"
 #include "sim/platform.hpp"
 #include "sim/pvfs_sim.hpp"
@@ -35,6 +37,7 @@ std::vector<std::string> engine_args() {
 
 void rank_main(World& w, const std::function<void(Process&)>& body, const sg4::BarrierPtr& start, int r) {
   SimProcess p(w, r);
+  p.record_trace(!w.spec->trace_file.empty());
   RankRecord& rec = w.records[static_cast<std::size_t>(r)];
   try {
     start->wait();  // common start, at no simulated cost and not counted as an MPI call
@@ -51,32 +54,21 @@ void rank_main(World& w, const std::function<void(Process&)>& body, const sg4::B
   p.finish();
 }
 
-std::vector<PhaseTime> phase_times(const World& w) {
-  std::vector<PhaseTime> out;
-  std::vector<std::vector<double>> per_rank;  // [phase][rank]
-  auto index = [&](const std::string& name) {
-    for (std::size_t i = 0; i < out.size(); ++i)
-      if (out[i].name == name) return i;
-    out.push_back(PhaseTime{name, 0});
-    per_rank.emplace_back(w.records.size(), 0.0);
-    return out.size() - 1;
-  };
-  for (std::size_t r = 0; r < w.records.size(); ++r) {
-    const auto& marks = w.records[r].marks;
-    for (std::size_t i = 0; i < marks.size(); ++i) {
-      const double until = i + 1 < marks.size() ? marks[i + 1].second : w.records[r].end;
-      per_rank[index(marks[i].first)][r] += until - marks[i].second;
-    }
-  }
-  for (std::size_t i = 0; i < out.size(); ++i)
-    out[i].time_s = *std::max_element(per_rank[i].begin(), per_rank[i].end());
-  return out;
+/// Writes every rank's call trace to `path` (algorithms/trace.hpp).
+void write_trace(const World& w, const std::string& path) {
+  Trace t;
+  for (const auto& rec : w.records) t.push_back(rec.trace);
+  std::ofstream out(path, std::ios::binary);
+  out << trace_text(t);
+  out.close();
+  if (!out) throw std::runtime_error("cannot write the trace file " + path);
 }
 
 }  // namespace
 
 RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& body,
-                   const std::function<void(const pvfs::FileStore&)>& on_file) {
+                   const std::function<void(const pvfs::FileStore&)>& on_file,
+                   const std::vector<std::byte>* initial_file) {
   std::vector<std::string> args = engine_args();
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -87,14 +79,15 @@ RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& bod
 
   World w;
   w.spec = &spec;
-  w.mpi = &network_profile(spec.network_mpi);
-  w.io = &network_profile(spec.network_io);
+  w.mpi = &network_profile(spec.network_mpi, spec.platform.networks);
+  w.io = &network_profile(spec.network_io, spec.platform.networks);
   const PlatformSpec& ps = spec.platform;
   if (spec.ranks < 1 || spec.ranks > ps.nodes * ps.cores_per_node)
     throw std::invalid_argument("run.ranks = " + std::to_string(spec.ranks) + " does not fit platform '" +
                                 ps.name + "' (" + std::to_string(ps.nodes) + " nodes x " +
                                 std::to_string(ps.cores_per_node) + " cores)");
   build_platform(w);
+  if (initial_file) w.file.write(0, *initial_file);
   w.records.resize(static_cast<std::size_t>(spec.ranks));
   start_pvfs_servers(w);
   auto start = sg4::Barrier::create(static_cast<unsigned>(spec.ranks));
@@ -111,23 +104,8 @@ RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& bod
   res.ranks = spec.ranks;
   res.network_mpi = spec.network_mpi;
   res.network_io = spec.network_io;
-  double t0 = w.records.front().start;
-  double t1 = w.records.front().end;
-  for (const auto& rec : w.records) {
-    t0 = std::min(t0, rec.start);
-    t1 = std::max(t1, rec.end);
-  }
-  res.sim_time_s = t1 - t0;
-  res.phases = phase_times(w);
-  for (int c = 0; c < kCallKinds; ++c) {
-    std::int64_t total = 0;
-    for (const auto& rec : w.records) total += rec.counters.calls[static_cast<std::size_t>(c)];
-    res.calls[call_name(static_cast<Call>(c))] = total;
-  }
-  for (const auto& rec : w.records) {
-    res.bytes_network += rec.counters.bytes_sent;
-    res.bytes_file += rec.counters.bytes_written;
-  }
+  config::summarize(w.records, res);
+  if (!spec.trace_file.empty()) write_trace(w, spec.trace_file);
   if (on_file) on_file(w.file);
   return res;
 }
@@ -137,8 +115,30 @@ RunResult simulate(const RunSpec& spec) {
   const Distribution dist = make_distribution(spec.workload, spec.ranks);
   const TechniqueInfo& tech = technique(spec.algorithm);
   if (const std::string why = tech.check(dist); !why.empty()) throw std::invalid_argument(why);
-  const TechniqueInput in{&dist, spec.workload.element_size, kFileName, spec.iterations};
+  const TechniqueInput in{&dist, spec.workload.element_size, kFileName, spec.iterations, spec.hints};
+  check_hints(in.hints);
   bool verified = false;
+  if (spec.access == Access::Read) {
+    if (!tech.read) throw std::invalid_argument("technique " + tech.name + " has no read path");
+    // The file as the technique lays it out, in place before the run; every rank reads its entries back
+    // and compares them with what it would have written.
+    const std::vector<std::byte> initial = expected_file(dist, tech.layout, in.element_size);
+    std::vector<char> read_ok(static_cast<std::size_t>(spec.ranks), 0);
+    RunResult res = run_with(
+        spec,
+        [&](Process& p) {
+          std::vector<std::byte> expected = make_local_data(dist, p.rank(), in.element_size);
+          std::vector<std::byte> buf(expected.size());
+          tech.read(p, in, buf);
+          read_ok[static_cast<std::size_t>(p.rank())] = buf == expected;
+        },
+        [&](const pvfs::FileStore& file) {
+          if (!spec.export_file.empty()) file.export_to(spec.export_file);
+        },
+        &initial);
+    res.file_verified = std::all_of(read_ok.begin(), read_ok.end(), [](char ok) { return ok != 0; });
+    return res;
+  }
   RunResult res = run_with(
       spec,
       [&](Process& p) {

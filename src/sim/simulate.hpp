@@ -1,7 +1,9 @@
 // Entry points of the simulator. No SimGrid in this header.
 #pragma once
 
+#include <cstddef>
 #include <functional>
+#include <vector>
 
 #include "algorithms/process.hpp"
 #include "config/run_spec.hpp"
@@ -16,8 +18,10 @@ RunResult simulate(const RunSpec& spec);
 /// The machinery under simulate(): builds spec's platform, starts the PVFS servers and runs `body` on
 /// every rank after a common start (the file is opened before and closed after `body`, in phases "open"
 /// and "close"). Fills every field of the result except file_verified; `on_file` sees the simulated file
-/// after the run. spec.algorithm and spec.workload are not used.
+/// after the run. spec.algorithm and spec.workload are not used. When `initial_file` is given, the
+/// simulated file holds those bytes before the run (written without simulated cost), e.g. for reads.
 RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& body,
-                   const std::function<void(const pvfs::FileStore&)>& on_file = {});
+                   const std::function<void(const pvfs::FileStore&)>& on_file = {},
+                   const std::vector<std::byte>* initial_file = nullptr);
 
 }  // namespace ciosim::sim

@@ -10,6 +10,7 @@
 
 #include "algorithms/process.hpp"
 #include "config/run_spec.hpp"
+#include "config/run_summary.hpp"
 #include "models/network/profiles.hpp"
 #include "models/pvfs/file_store.hpp"
 
@@ -17,12 +18,8 @@ namespace ciosim::sim {
 
 namespace sg4 = simgrid::s4u;
 
-struct RankRecord {
-  double start = 0;                                   ///< clock after the common start barrier
-  double end = 0;                                     ///< clock when the rank finished
-  std::vector<std::pair<std::string, double>> marks;  ///< phase name, clock at its start
-  Counters counters;
-};
+/// Per rank: start/end clocks, phase marks, counters and (when spec.trace_file is set) the call trace.
+using RankRecord = config::RankRecord;
 
 struct World {
   const RunSpec* spec = nullptr;

@@ -126,10 +126,16 @@ const std::vector<NetworkProfile>& network_profiles() {
 }
 
 const NetworkProfile& network_profile(const std::string& name) {
+  return network_profile(name, {});
+}
+
+const NetworkProfile& network_profile(const std::string& name, const std::vector<NetworkProfile>& extra) {
   std::string valid;
-  for (const auto& p : network_profiles()) {
-    if (p.name == name) return p;
-    valid += (valid.empty() ? "" : ", ") + p.name;
+  for (const auto* list : {&extra, &network_profiles()}) {
+    for (const auto& p : *list) {
+      if (p.name == name) return p;
+      valid += (valid.empty() ? "" : ", ") + p.name;
+    }
   }
   throw std::invalid_argument("unknown network '" + name + "' (valid: " + valid + ")");
 }

@@ -36,5 +36,7 @@ struct NetworkProfile {
 const std::vector<NetworkProfile>& network_profiles();
 /// The profile called `name`; throws std::invalid_argument naming the valid choices.
 const NetworkProfile& network_profile(const std::string& name);
+/// The same, looking in `extra` (a platform's own profiles) first.
+const NetworkProfile& network_profile(const std::string& name, const std::vector<NetworkProfile>& extra);
 
 }  // namespace ciosim

@@ -1,0 +1,48 @@
+// The MPI-IO hints the ROMIO-style techniques read (two-phase, list I/O, gathered), with ROMIO's defaults
+// as its code sets them (shared/reference/collective-io-notes.md §1.4; ROMIO adio/common/ad_hints.c):
+// cb_buffer_size 16 MiB, cb_nodes = nprocs then cut to what cb_config_list yields, cb_config_list "*:1",
+// romio_cb_write/read automatic, striping_unit unset, and the PVFS2 driver's list-I/O batch of 64 regions
+// (ad_pvfs2 MAX_ARRAY_SIZE).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ciosim {
+
+/// romio_cb_write / romio_cb_read: whether two-phase aggregation is used.
+enum class CbMode {
+  Automatic,  ///< only when the interleave test fires (ROMIO's default)
+  Enable,     ///< always
+  Disable     ///< never: independent I/O, and the call makes no MPI calls at all
+};
+
+/// Which ROMIO generation's call structure two-phase follows (collective-io-notes §1.7).
+enum class RomioVersion {
+  Modern,  ///< MPICH >= 3.3: one offset/length message per peer, data tag 0
+  Y2007    ///< MPICH2 1.0.x (2007): offsets and lengths as two messages, data tag myrank+i+100*iter
+};
+
+struct IoHints {
+  std::int64_t cb_buffer_size = 16 * 1024 * 1024;  ///< bytes of an aggregator's collective buffer
+  int cb_nodes = 0;                                ///< aggregators wanted; 0 = unset (ROMIO: nprocs)
+  std::string cb_config_list = "*:1";              ///< which ranks aggregate (ROMIO's grammar)
+  CbMode cb_write = CbMode::Automatic;
+  CbMode cb_read = CbMode::Automatic;
+  std::int64_t striping_unit = 0;  ///< bytes; > 0 aligns file domains to it (0 = unset)
+  RomioVersion version = RomioVersion::Modern;
+  int listio_batch = 64;  ///< regions per list-I/O request (ad_pvfs2 MAX_ARRAY_SIZE)
+};
+
+const char* cb_mode_name(CbMode m);
+/// "automatic", "enable", "disable"; throws std::invalid_argument naming the valid choices.
+CbMode cb_mode_from_name(const std::string& name);
+const char* romio_version_name(RomioVersion v);
+/// "modern", "2007"; throws std::invalid_argument naming the valid choices.
+RomioVersion romio_version_from_name(const std::string& name);
+
+/// Throws std::invalid_argument (one line) when a hint is out of range: cb_buffer_size < 1,
+/// cb_nodes < 0, striping_unit < 0, listio_batch < 1, or a cb_config_list that does not parse.
+void check_hints(const IoHints& h);
+
+}  // namespace ciosim

@@ -1,0 +1,175 @@
+// `ciosim calibrate [-n P] [--out platforms/NAME.toml] [--name NAME] [--work-dir DIR] [--quick]
+//                  [--measurements FILE] [--mpirun PATH] [--hostfile FILE] [--mpirun-arg ARG]...`
+//
+// Starts `ciosim-mpi calibrate` under the launcher (validate/mpi_calibrate.hpp), fits a platform from its
+// measurements (config/calibration.hpp) and writes it, every value with a "_source" saying how it was
+// measured, plus the platform's own MPI and I/O network profiles ([network.profiles.NAME]).
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "app/commands.hpp"
+#include "app/mpi_launch.hpp"
+#include "config/calibration.hpp"
+#include "config/platform_file.hpp"
+
+namespace ciosim::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// The first value of `key` in a "key : value" file such as /proc/cpuinfo.
+std::string proc_value(const char* file, const std::string& key) {
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(key, 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon == std::string::npos) continue;
+      std::string v = line.substr(colon + 1);
+      v.erase(0, v.find_first_not_of(" \t"));
+      return v;
+    }
+  return "";
+}
+
+std::string machine_description() {
+  const unsigned cores = std::thread::hardware_concurrency();
+  std::string cpu = proc_value("/proc/cpuinfo", "model name");
+  if (cpu.empty()) cpu = "unknown CPU";
+  std::string mem = proc_value("/proc/meminfo", "MemTotal");
+  std::ostringstream out;
+  out << cores << " x " << cpu;
+  if (!mem.empty()) {
+    const double kib = std::atof(mem.c_str());
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", kib / 1048576);
+    out << ", " << buf << " GiB";
+  }
+  struct utsname u {};
+  if (::uname(&u) == 0) out << ", Linux " << u.release;
+  return out.str();
+}
+
+std::string today() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+  return buf;
+}
+
+/// Open MPI's eager limit of the transport the ping-pong used, from ompi_info next to the launcher.
+void eager_from_ompi_info(const Launcher& l, bool one_host, const fs::path& tmp, config::CalibrationContext& ctx) {
+  if (l.flavor != MpiFlavor::OpenMpi) return;
+  const fs::path info = fs::path(l.path).parent_path() / "ompi_info";
+  const std::string btl = one_host ? "vader" : "tcp";
+  const LaunchResult r = run_logged({info.string(), "--parsable", "--param", "btl", btl, "--level", "9"}, tmp);
+  const std::string key = "mca:btl:" + btl + ":param:btl_" + btl + "_eager_limit:value:";
+  const auto at = r.output.find(key);
+  if (r.exit_code != 0 || at == std::string::npos) return;
+  ctx.eager_threshold = std::atoll(r.output.c_str() + at + key.size());
+  ctx.eager_source = "Open MPI btl_" + btl + "_eager_limit (ompi_info --param btl " + btl + " --level 9)";
+}
+
+}  // namespace
+
+int calibrate_command(const CalibrateOptions& opt) {
+  if (opt.ranks < 2) throw config::ConfigError("-n must be >= 2 (the ping-pong needs two ranks), got " + std::to_string(opt.ranks));
+  const fs::path out = opt.out.empty() ? fs::path("platforms/local.toml") : fs::path(opt.out);
+  if (out.extension() != ".toml") throw config::ConfigError("--out " + out.string() + " must end in .toml (a platform file)");
+  const fs::path parent = out.has_parent_path() ? out.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(parent, ec))
+    throw config::ConfigError("--out " + out.string() + ": directory " + parent.string() + " does not exist");
+  if (fs::is_directory(out, ec)) throw config::ConfigError("--out " + out.string() + " is a directory; give a file path");
+  const std::string name = opt.name.empty() ? out.stem().string() : opt.name;
+  if (name.empty() || name.find_first_of(" \t\n\"'/") != std::string::npos)
+    throw config::ConfigError("platform name " + config::quote(name) + " is not valid: use letters, digits, '.', '_' and '-'");
+  if (!opt.work_dir.empty() && !fs::is_directory(opt.work_dir, ec))
+    throw config::ConfigError("--work-dir " + opt.work_dir + " is not a directory");
+  const Launcher launcher = find_launcher(opt.mpi);
+  const fs::path program = mpi_binary();
+
+  std::string templ = (parent / ("." + out.filename().string() + ".calibrate-XXXXXX")).string();
+  if (!::mkdtemp(templ.data())) throw std::runtime_error("cannot create a temporary directory in " + parent.string());
+  const fs::path tmp = fs::absolute(templ);
+  struct Cleanup {
+    fs::path dir;
+    ~Cleanup() {
+      std::error_code e;
+      fs::remove_all(dir, e);
+    }
+  } cleanup{tmp};
+
+  std::vector<std::string> args{program.string(), "calibrate", "--out", (tmp / "measurements.json").string(),
+                                "--work-dir", opt.work_dir.empty() ? tmp.string() : opt.work_dir};
+  if (opt.quick) args.push_back("--quick");
+  const auto argv = launch_command(launcher, opt.ranks, opt.mpi, {}, args);
+  if (!opt.quiet) std::cerr << "ciosim: measuring with " << opt.ranks << " ranks: " << shell_join(argv) << std::endl;
+  const LaunchResult r = run_logged(argv, tmp / "mpi.log");
+  if (r.exit_code != 0 || !fs::exists(tmp / "measurements.json"))
+    throw std::runtime_error("the MPI measurements failed (exit " + std::to_string(r.exit_code) +
+                             "): " + tail_lines(r.output, 4));
+  const std::string raw = slurp(tmp / "measurements.json");
+  const auto m = nlohmann::json::parse(raw);
+
+  config::CalibrationContext ctx;
+  ctx.name = name;
+  ctx.machine = machine_description();
+  ctx.date = today();
+  ctx.command = "ciosim calibrate -n " + std::to_string(opt.ranks) + (opt.quick ? " --quick" : "") + " (" +
+                (launcher.version.empty() ? launcher.path : launcher.version) + ")";
+  ctx.cores = static_cast<int>(std::thread::hardware_concurrency());
+  const auto hosts = m.at("hosts").get<std::vector<std::string>>();
+  eager_from_ompi_info(launcher, hosts.size() >= 2 && hosts[0] == hosts[1], tmp / "ompi_info.log", ctx);
+  const config::PlatformFile pf = config::platform_from_measurements(m, ctx);
+
+  std::string text = "# Platform measured on this machine by `" + ctx.command + "` on " + ctx.date +
+                     ".\n# Every value's \"_source\" says how it was measured. Rerun calibrate to refresh it.\n" +
+                     config::platform_toml(pf, "");
+  (void)config::parse_platform(text, out.string());  // what we write must load
+  const fs::path staged = tmp / "platform.toml";
+  {
+    std::ofstream f(staged, std::ios::binary);
+    f << text;
+    f.close();
+    if (!f) throw std::runtime_error("cannot write " + staged.string());
+  }
+  if (!opt.measurements.empty()) {
+    std::ofstream f(opt.measurements, std::ios::binary);
+    f << raw;
+    f.close();
+    if (!f) throw std::runtime_error("cannot write " + opt.measurements);
+  }
+  fs::copy_file(staged, tmp / "final.toml");
+  fs::rename(tmp / "final.toml", out);  // same directory: atomic
+  const auto& s = pf.spec;
+  const NetworkProfile& mpi = s.networks.front();
+  std::cout << "platform " << name << " -> " << out.string() << "\n"
+            << "  MPI one-way latency   " << (mpi.send_overhead_s + mpi.recv_overhead_s + 2 * mpi.link_latency_s) * 1e6
+            << " us\n"
+            << "  MPI bandwidth         " << mpi.link_bandwidth_Bps / 1e6 << " MB/s\n"
+            << "  memcpy                " << s.memcpy_Bps / 1e6 << " MB/s\n"
+            << "  pack, per tuple       " << s.tuple_cost_s * 1e9 << " ns\n"
+            << "  file write (all)      " << s.pvfs.disk_write_Bps / 1e6 << " MB/s\n"
+            << "  file read             " << s.pvfs.disk_read_Bps / 1e6 << " MB/s\n"
+            << "  per-request overhead  " << s.pvfs.request_overhead_s * 1e6 << " us\n"
+            << "  per-region overhead   " << s.pvfs.region_overhead_s * 1e9 << " ns\n"
+            << std::flush;
+  return 0;
+}
+
+}  // namespace ciosim::app

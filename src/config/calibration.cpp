@@ -1,0 +1,245 @@
+#include "config/calibration.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <stdexcept>
+
+#include "config/params.hpp"
+
+namespace ciosim::config {
+
+namespace {
+
+using json = nlohmann::json;
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+const json& need(const json& m, const char* key) {
+  if (!m.contains(key)) throw std::invalid_argument(std::string("calibration measurements lack \"") + key + "\"");
+  return m.at(key);
+}
+
+double median_of(const json& stats) {
+  return stats.at("median").get<double>();
+}
+
+/// (x, y) of a measurement array, keeping the points with lo <= x <= hi.
+void points(const json& arr, const char* xkey, const char* ykey, double lo, double hi, std::vector<double>& x,
+            std::vector<double>& y) {
+  for (const auto& e : arr) {
+    const double xv = e.at(xkey).get<double>();
+    if (xv >= lo && xv <= hi) {
+      x.push_back(xv);
+      y.push_back(median_of(e.at(ykey)));
+    }
+  }
+}
+
+/// The smallest size whose per-call time reaches `fraction` of the bandwidth 1/slope.
+std::int64_t knee(const json& arr, double slope, double fraction) {
+  for (const auto& e : arr) {
+    const double s = e.at("bytes").get<double>();
+    const double t = median_of(e.at("seconds_per_call"));
+    if (s / t >= fraction / slope) return static_cast<std::int64_t>(s);
+  }
+  return arr.back().at("bytes").get<std::int64_t>();
+}
+
+}  // namespace
+
+LineFit fit_relative(const std::vector<double>& x, const std::vector<double>& y) {
+  if (x.size() != y.size() || x.size() < 2) throw std::invalid_argument("fit_relative needs at least two points");
+  if (std::set<double>(x.begin(), x.end()).size() < 2)
+    throw std::invalid_argument("fit_relative needs two distinct sizes");
+  double s_ww = 0, s_wx = 0, s_wxx = 0, s_wy = 0, s_wxy = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!(y[i] > 0)) throw std::invalid_argument("fit_relative needs positive times");
+    const double w = 1 / (y[i] * y[i]);
+    s_ww += w;
+    s_wx += w * x[i];
+    s_wxx += w * x[i] * x[i];
+    s_wy += w * y[i];
+    s_wxy += w * x[i] * y[i];
+  }
+  const double det = s_ww * s_wxx - s_wx * s_wx;
+  LineFit f;
+  f.slope = (s_ww * s_wxy - s_wx * s_wy) / det;
+  f.intercept = (s_wy - f.slope * s_wx) / s_ww;
+  if (f.intercept < 0) {  // through the origin
+    f.intercept = 0;
+    f.slope = s_wxy / s_wxx;
+  }
+  return f;
+}
+
+PlatformFile platform_from_measurements(const json& m, const CalibrationContext& ctx) {
+  try {
+    PlatformFile pf;
+    PlatformSpec& p = pf.spec;
+    auto& src = pf.sources;
+    const std::string how = ctx.command + " on " + ctx.date;
+    p.name = ctx.name;
+    const int ranks = need(m, "ranks").get<int>();
+    const auto hosts = need(m, "hosts").get<std::vector<std::string>>();
+    const std::set<std::string> distinct(hosts.begin(), hosts.end());
+    const bool one_host = hosts.size() >= 2 && hosts[0] == hosts[1];
+
+    // Nodes and CPU.
+    p.nodes = static_cast<int>(distinct.size());
+    int per_host = 0;
+    for (const auto& h : distinct)
+      per_host = std::max(per_host, static_cast<int>(std::count(hosts.begin(), hosts.end(), h)));
+    p.cores_per_node = std::max(per_host, ctx.cores);
+    src.emplace_back("nodes.count_source", "hosts of the " + std::to_string(ranks) + " measuring ranks (" + how + ")");
+    src.emplace_back("nodes.cores_per_node_source",
+                     "max(ranks per host = " + std::to_string(per_host) + ", hardware threads = " +
+                         std::to_string(ctx.cores) + "); more ranks per host are oversubscribed");
+    const json& mc = need(m, "memcpy");
+    p.memcpy_Bps = mc.at("bytes").get<double>() / median_of(mc.at("seconds"));
+    src.emplace_back("nodes.memcpy_Bps_source", "std::memcpy of " + fmt("%.0f", mc.at("bytes").get<double>() / 1048576) +
+                                                    " MiB, median of repetitions (" + how + ")");
+    const json& pk = need(m, "pack");
+    const double per_tuple = median_of(pk.at("seconds")) / pk.at("tuples").get<double>();
+    const double copy = pk.at("element_size").get<double>() / p.memcpy_Bps;
+    p.tuple_cost_s = std::max(0.0, per_tuple - copy);
+    src.emplace_back("nodes.tuple_cost_s_source",
+                     "ciosim::pack of " + std::to_string(pk.at("tuples").get<std::int64_t>()) +
+                         " one-entry tuples: " + fmt("%.3g", per_tuple) + " s per tuple minus its " +
+                         fmt("%.3g", copy) + " s copy (" + how + ")");
+
+    // MPI: the ping-pong.
+    std::vector<double> x, y;
+    const json& pp = need(m, "pingpong");
+    points(pp, "bytes", "one_way_s", 0, 4096, x, y);
+    const double latency = fit_relative(x, y).intercept;
+    x.clear();
+    y.clear();
+    points(pp, "bytes", "one_way_s", 65536, 1e18, x, y);
+    const double bandwidth = 1 / fit_relative(x, y).slope;
+    if (!(bandwidth > 0) || !std::isfinite(bandwidth))
+      throw std::invalid_argument("the ping-pong times do not grow with the size; rerun calibrate");
+    NetworkProfile mpi;
+    mpi.name = ctx.name + "-mpi";
+    mpi.description = std::string("MPI between ranks ") + (one_host ? "on one host (shared memory)" : "on two hosts") +
+                      ", measured: one-way " + fmt("%.2f", latency * 1e6) + " us + S / " +
+                      fmt("%.0f", bandwidth / 1e6) + " MB/s";
+    mpi.source = "MPI_Send/MPI_Recv ping-pong between ranks 0 and 1 (" + how + ")";
+    mpi.link_bandwidth_Bps = bandwidth;
+    const std::string lat_fit = "intercept of the one-way time fitted over 1..4096 B";
+    const std::string bw_fit = "1 / slope of the one-way time fitted over >= 64 KiB";
+    if (one_host) {
+      mpi.link_latency_s = 0;
+      mpi.send_overhead_s = mpi.recv_overhead_s = latency / 2;
+      src.emplace_back("network.profiles." + mpi.name + ".link_latency_s_source",
+                       "0: on one host the whole measured latency is host overhead");
+      src.emplace_back("network.profiles." + mpi.name + ".send_overhead_s_source", "half the " + lat_fit);
+      src.emplace_back("network.profiles." + mpi.name + ".recv_overhead_s_source", "half the " + lat_fit);
+    } else {
+      mpi.link_latency_s = latency / 2;
+      mpi.send_overhead_s = mpi.recv_overhead_s = 0;
+      src.emplace_back("network.profiles." + mpi.name + ".link_latency_s_source",
+                       "half the " + lat_fit + " (a route crosses two NIC links)");
+      src.emplace_back("network.profiles." + mpi.name + ".send_overhead_s_source",
+                       "0: not separable from the latency by a ping-pong");
+      src.emplace_back("network.profiles." + mpi.name + ".recv_overhead_s_source",
+                       "0: not separable from the latency by a ping-pong");
+    }
+    src.emplace_back("network.profiles." + mpi.name + ".link_bandwidth_Bps_source", bw_fit);
+    mpi.eager_threshold = ctx.eager_threshold >= 0 ? ctx.eager_threshold : 16384;
+    src.emplace_back("network.profiles." + mpi.name + ".eager_threshold_source",
+                     ctx.eager_threshold >= 0 ? ctx.eager_source : "not known for this MPI: assumed 16 KiB");
+    mpi.size_factors = {{0, 1.0}};
+    src.emplace_back("network.profiles." + mpi.name + ".size_factors_source",
+                     "1: the fitted bandwidth is already the effective one");
+    p.loopback_Bps = one_host ? bandwidth : p.memcpy_Bps;
+    src.emplace_back("nodes.loopback_Bps_source",
+                     one_host ? "the ping-pong bandwidth (ranks 0 and 1 on one host): " + bw_fit
+                              : std::string("memcpy_Bps (intra-node messages not measured: ranks 0 and 1 on two hosts)"));
+
+    NetworkProfile io;
+    io.name = ctx.name + "-io";
+    io.description = "the path from a rank to the local file system: a copy into the kernel";
+    io.source = "no network: the local file system";
+    io.link_bandwidth_Bps = p.memcpy_Bps;
+    io.eager_threshold = 0;
+    io.size_factors = {{0, 1.0}};
+    src.emplace_back("network.profiles." + io.name + ".link_bandwidth_Bps_source", "memcpy_Bps");
+    src.emplace_back("network.profiles." + io.name + ".link_latency_s_source",
+                     "0: the per-call cost is in pvfs.request_overhead_s");
+    p.networks = {mpi, io};
+    p.network_mpi = mpi.name;
+    p.network_io = io.name;
+
+    // The file system.
+    const json& fw = need(m, "file_write");
+    x.clear();
+    y.clear();
+    points(fw, "bytes", "seconds_per_call", 0, 1e18, x, y);
+    const LineFit wfit = fit_relative(x, y);
+    const json& fr = need(m, "file_read");
+    std::vector<double> rx, ry;
+    points(fr, "bytes", "seconds_per_call", 0, 1e18, rx, ry);
+    const LineFit rfit = fit_relative(rx, ry);
+    PvfsConfig& fs = p.pvfs;
+    fs.io_servers = 1;
+    src.emplace_back("pvfs.io_servers_source", "one local file system");
+    const json& all = need(m, "file_write_all_ranks");
+    const double agg = all.at("ranks").get<double>() * all.at("bytes_per_rank").get<double>() / median_of(all.at("seconds"));
+    fs.disk_write_Bps = agg;
+    src.emplace_back("pvfs.disk_write_Bps_source",
+                     "all " + std::to_string(all.at("ranks").get<int>()) + " ranks writing " +
+                         fmt("%.0f", all.at("bytes_per_rank").get<double>() / 1048576) +
+                         " MiB each at once with MPI_File_write_at (page cache, no sync; rank 0 alone: " +
+                         fmt("%.0f", 1 / wfit.slope / 1e6) + " MB/s) (" + how + ")");
+    fs.disk_read_Bps = 1 / rfit.slope;
+    src.emplace_back("pvfs.disk_read_Bps_source",
+                     "1 / slope of rank 0's MPI_File_read_at time per call over 4 KiB..16 MiB (page cache) (" + how + ")");
+    fs.request_overhead_s = wfit.intercept;
+    src.emplace_back("pvfs.request_overhead_s_source",
+                     "intercept of rank 0's MPI_File_write_at time per call over 4 KiB..16 MiB (" + how + ")");
+    const json& lw = need(m, "list_write");
+    const double regions = lw.at("regions").get<double>();
+    fs.region_overhead_s =
+        std::max(0.0, (median_of(lw.at("list_seconds")) - median_of(lw.at("contiguous_seconds"))) / regions);
+    src.emplace_back("pvfs.region_overhead_s_source",
+                     "(one write_list of " + fmt("%.0f", regions) +
+                         " 64-byte regions - one contiguous write of the same bytes) / regions, MpiProcess's "
+                         "hindexed-view list write (" + how + ")");
+    fs.client_region_overhead_s = 0;
+    src.emplace_back("pvfs.client_region_overhead_s_source", "0: included in region_overhead_s");
+    fs.stripe_size = knee(fw, wfit.slope, 0.9);
+    src.emplace_back("pvfs.stripe_size_source",
+                     "the smallest MPI_File_write_at size reaching 90% of the fitted write bandwidth (one server: "
+                     "sets how requests are cut)");
+    fs.flow_buffer = fs.stripe_size;
+    src.emplace_back("pvfs.flow_buffer_source", "as stripe_size");
+    fs.max_outstanding = 8;
+    src.emplace_back("pvfs.max_outstanding_source", "PVFS model default (one disk, not measured)");
+    fs.request_header = 256;
+    src.emplace_back("pvfs.request_header_source", "PVFS protocol constant (costs nothing at memcpy speed)");
+    fs.region_descriptor = 16;
+    src.emplace_back("pvfs.region_descriptor_source", "two 64-bit integers per region");
+
+    const double oc = median_of(need(m, "open_close").at("seconds"));
+    p.description = "Measured by ciosim calibrate: " + ctx.machine + ", " + need(m, "mpi_library").get<std::string>() +
+                    "; MPI one-way " + fmt("%.2f", latency * 1e6) + " us, " + fmt("%.0f", bandwidth / 1e6) +
+                    " MB/s; file write " + fmt("%.0f", agg / 1e6) + " MB/s (page cache); collective open+close " +
+                    fmt("%.2f", oc * 1e3) + " ms (not modelled: PVFS metadata costs one request each)";
+    src.emplace_back("name_source", how);
+    std::sort(src.begin(), src.end());
+    check_platform(p, "calibrated platform");
+    return pf;
+  } catch (const json::exception& e) {
+    throw std::invalid_argument(std::string("malformed calibration measurements: ") + e.what());
+  } catch (const ConfigError& e) {
+    throw std::invalid_argument(std::string("the measurements give an impossible platform: ") + e.what());
+  }
+}
+
+}  // namespace ciosim::config

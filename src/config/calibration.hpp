@@ -1,0 +1,53 @@
+// From the measurements of `ciosim-mpi calibrate` (validate/mpi_calibrate.hpp) to a platform file: the
+// fits behind `ciosim calibrate`. Pure functions, so the fits are tested against known lines.
+//
+// How the machine maps onto the model (sim/platform.cpp, sim/pvfs_sim.cpp):
+//  - [nodes] count = the distinct hosts of the measuring ranks; cores_per_node = max(ranks per host, cores)
+//    so that runs with as many ranks as were measured fit;
+//  - memcpy_Bps from memcpy; tuple_cost_s = time of pack() per 1-entry tuple minus its copy;
+//  - MPI: one custom network profile NAME-mpi. With ranks 0 and 1 on one host the ping-pong measures
+//    shared memory: loopback_Bps = the fitted bandwidth and the one-way latency is charged as host
+//    overheads (o_s = o_r = L/2, link latency 0), so a lone message costs L + S/B on a loopback and on a
+//    link alike. Across hosts the latency goes to the links (L/2 per NIC link), overheads 0;
+//  - PVFS becomes the local file system: one I/O server on its own host whose disk is the page cache
+//    (disk_write_Bps from all ranks writing at once, disk_read_Bps from rank 0 reading back), per-request
+//    overhead = the intercept of the write-time fit, per-region overhead from list writes, stripe and flow
+//    buffer = the smallest call size reaching 90% of the fitted write bandwidth; the I/O network is a
+//    custom profile NAME-io at memcpy speed with no latency (moving data into the kernel is a copy).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "config/platform_file.hpp"
+
+namespace ciosim::config {
+
+/// y = intercept + slope * x.
+struct LineFit {
+  double intercept = 0;
+  double slope = 0;
+};
+
+/// Least squares minimising the relative residuals ((y_i - a - b x_i) / y_i)^2: small and large sizes
+/// weigh alike. Needs two distinct x and positive y; throws std::invalid_argument otherwise. A negative
+/// intercept is clamped to 0 (and the slope refitted through the origin).
+LineFit fit_relative(const std::vector<double>& x, const std::vector<double>& y);
+
+/// What calibrate knows besides the measurements.
+struct CalibrationContext {
+  std::string name;         ///< the platform's name
+  std::string machine;      ///< e.g. "2 x Intel Xeon, 23 GiB" (goes into the description)
+  std::string date;         ///< YYYY-MM-DD
+  std::string command;      ///< how it was measured, e.g. "ciosim calibrate -n 2"
+  int cores = 1;            ///< hardware threads of one host
+  std::int64_t eager_threshold = -1;  ///< the MPI's eager limit if known (e.g. from ompi_info), else -1
+  std::string eager_source;           ///< where it comes from
+};
+
+/// The platform (with its two network profiles and a "_source" for every value). Throws
+/// std::invalid_argument (one line) when a measurement is missing or unusable.
+PlatformFile platform_from_measurements(const nlohmann::json& m, const CalibrationContext& ctx);
+
+}  // namespace ciosim::config

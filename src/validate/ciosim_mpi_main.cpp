@@ -1,0 +1,227 @@
+// ciosim-mpi: runs a scenario's techniques on real MPI and MPI-IO (run under `mpirun -n P`), or measures
+// the machine for `ciosim calibrate`. `ciosim validate` and `ciosim calibrate` start it; it can also be
+// run by hand:
+//
+//   mpirun -n 4 ciosim-mpi run SCENARIO.toml [--set KEY=VALUE]... [--repeat K] [--out DIR]
+//          [--work-dir DIR] [--trace-dir DIR] [--export-dir DIR] [--reference LABEL] [-q]
+//   mpirun -n 2 ciosim-mpi calibrate --out FILE.json [--work-dir DIR] [--quick]
+//
+// `run` writes DIR/results.json and results.csv (the simulator's schema; times are the medians over the
+// repetitions, network_mpi/network_io are "real") and DIR/timings.json (every repetition's times and
+// every rank's host); with
+// --trace-dir, point-N.trace (1-based, in sweep order; algorithms/trace.hpp) from the first repetition;
+// with --export-dir, point-N.dat, the file the first repetition wrote. --reference LABEL runs the MPI
+// library's own collective write of each point's workload instead of the technique (mpi_run.hpp).
+// Exit codes as ciosim's: 0 success, 2 bad input (one line on stderr), 1 failure.
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "config/params.hpp"
+#include "config/results.hpp"
+#include "config/scenario.hpp"
+#include "validate/mpi_calibrate.hpp"
+#include "validate/mpi_process.hpp"
+#include "validate/mpi_run.hpp"
+#include "version.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace ciosim;
+
+struct RunArgs {
+  std::string scenario;
+  std::vector<std::string> sets;
+  int repeat = 1;
+  std::string out;
+  std::string work_dir = ".";
+  std::string trace_dir;
+  std::string export_dir;
+  std::string reference;
+  bool quiet = false;
+};
+
+std::vector<fs::path> data_dirs() {
+  std::vector<fs::path> dirs;
+  if (const char* env = std::getenv("CIOSIM_DATA_DIR"); env && *env) dirs.emplace_back(env);
+#ifdef CIOSIM_SOURCE_DIR
+  dirs.emplace_back(CIOSIM_SOURCE_DIR);
+#endif
+  dirs.emplace_back(".");
+  return dirs;
+}
+
+/// Writes `content` to dir/name through a temporary file renamed into place.
+void write_file(const fs::path& dir, const std::string& name, const std::string& content) {
+  const fs::path tmp = dir / ("." + name + ".tmp");
+  std::ofstream out(tmp, std::ios::binary);
+  out << content;
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + (dir / name).string());
+  fs::rename(tmp, dir / name);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// One result per point: the first repetition's, with every time replaced by its median over repetitions
+/// and file_verified true only if every repetition's file was right.
+RunResult median_of(const std::vector<RunResult>& reps) {
+  RunResult r = reps.front();
+  std::vector<double> total;
+  for (const auto& x : reps) {
+    total.push_back(x.sim_time_s);
+    r.file_verified = r.file_verified && x.file_verified;
+  }
+  r.sim_time_s = median(total);
+  for (auto& ph : r.phases) {
+    std::vector<double> t;
+    for (const auto& x : reps)
+      for (const auto& p : x.phases)
+        if (p.name == ph.name) t.push_back(p.time_s);
+    ph.time_s = median(t);
+  }
+  return r;
+}
+
+nlohmann::ordered_json timings_json(const std::string& scenario, int repeat, const std::vector<std::string>& hosts,
+                                    const std::vector<std::vector<RunResult>>& points) {
+  nlohmann::ordered_json j;
+  j["scenario"] = scenario;
+  j["repeat"] = repeat;
+  j["hosts"] = hosts;
+  j["points"] = nlohmann::ordered_json::array();
+  for (const auto& reps : points) {
+    nlohmann::ordered_json p;
+    p["algorithm"] = reps.front().algorithm;
+    p["params"] = reps.front().params;
+    p["runs"] = nlohmann::ordered_json::array();
+    for (const auto& r : reps) {
+      nlohmann::ordered_json run;
+      run["time_s"] = r.sim_time_s;
+      run["phases"] = nlohmann::ordered_json::array();
+      for (const auto& ph : r.phases) run["phases"].push_back({ph.name, ph.time_s});
+      run["file_verified"] = r.file_verified;
+      p["runs"].push_back(std::move(run));
+    }
+    j["points"].push_back(std::move(p));
+  }
+  return j;
+}
+
+int run_command(const RunArgs& a, int rank) {
+  if (a.repeat < 1) throw config::ConfigError("--repeat must be >= 1, got " + std::to_string(a.repeat));
+  config::LoadOptions load;
+  load.sets = a.sets;
+  load.data_dirs = data_dirs();
+  const config::Scenario s = config::load_scenario(a.scenario, load);
+  for (const fs::path& d : {fs::path(a.work_dir), fs::path(a.trace_dir), fs::path(a.export_dir), fs::path(a.out)}) {
+    std::error_code ec;
+    if (!d.empty() && rank == 0) fs::create_directories(d, ec);
+    if (!d.empty() && rank == 0 && !fs::is_directory(d))
+      throw config::ConfigError("cannot create directory " + d.string());
+  }
+  const std::vector<std::string> hosts = mpi::host_names(MPI_COMM_WORLD);
+  std::vector<std::vector<RunResult>> points;
+  for (std::size_t i = 0; i < s.runs.size(); ++i) {
+    const RunSpec& spec = s.runs[i];
+    const std::string id = "point-" + std::to_string(i + 1);
+    if (rank == 0 && !a.quiet) {
+      const std::string label = config::point_label(spec);
+      std::cerr << "ciosim-mpi: [" << i + 1 << "/" << s.runs.size() << "] "
+                << (a.reference.empty() ? spec.algorithm : a.reference) << (label.empty() ? "" : "  " + label)
+                << std::endl;
+    }
+    std::vector<RunResult> reps;
+    for (int k = 0; k < a.repeat; ++k) {
+      mpi::PointOptions opt;
+      opt.work_dir = a.work_dir;
+      opt.trace = k == 0 && !a.trace_dir.empty();
+      if (k == 0 && !a.export_dir.empty()) opt.export_file = fs::path(a.export_dir) / (id + ".dat");
+      mpi::PointRun pr = a.reference.empty() ? mpi::run_technique(MPI_COMM_WORLD, spec, opt)
+                                             : mpi::run_reference(MPI_COMM_WORLD, spec, opt, a.reference);
+      if (rank != 0) continue;
+      if (opt.trace) write_file(a.trace_dir, id + ".trace", trace_text(pr.trace));
+      reps.push_back(std::move(pr.result));
+    }
+    if (rank == 0) points.push_back(std::move(reps));
+  }
+  if (rank != 0) return 0;
+  std::vector<RunResult> results;
+  for (const auto& reps : points) results.push_back(median_of(reps));
+  if (!a.out.empty()) {
+    write_file(a.out, "results.json", config::results_json(s.name, results));
+    write_file(a.out, "results.csv", config::results_csv(results));
+    write_file(a.out, "timings.json", timings_json(s.name, a.repeat, hosts, points).dump(2) + "\n");
+  }
+  if (!a.quiet) std::cout << config::results_table(results) << std::flush;
+  bool ok = true;
+  for (const auto& r : results) ok = ok && r.file_verified;
+  if (!ok) std::cerr << "ciosim-mpi: a file differs from its technique's expected layout" << std::endl;
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const auto fail = [&](int code, const std::string& msg) {
+    if (rank == 0) std::cerr << "ciosim-mpi: error: " << config::one_line(msg) << std::endl;
+    return code;
+  };
+
+  CLI::App app{"ciosim-mpi " + std::string(kVersion) +
+               ": run ciosim's techniques on real MPI (start it with mpirun), or measure this machine"};
+  app.require_subcommand(1);
+  RunArgs ra;
+  CLI::App* run = app.add_subcommand("run", "Run every point of a scenario on MPI and MPI-IO");
+  run->add_option("SCENARIO", ra.scenario, "Scenario file (TOML)")->required();
+  run->add_option("--set", ra.sets, "Override a parameter (as ciosim run)")->type_name("KEY=VALUE");
+  run->add_option("--repeat", ra.repeat, "Repetitions of every point (times are medians)");
+  run->add_option("--out", ra.out, "Write results.json, results.csv and timings.json here")->type_name("DIR");
+  run->add_option("--work-dir", ra.work_dir, "Directory of the file the runs write (default: .)")
+      ->type_name("DIR");
+  run->add_option("--trace-dir", ra.trace_dir, "Write each point's call trace here")->type_name("DIR");
+  run->add_option("--export-dir", ra.export_dir, "Copy each point's file here")->type_name("DIR");
+  run->add_option("--reference", ra.reference,
+                  "Run MPI_File_write_all with a file view instead of the technique; LABEL names it")
+      ->type_name("LABEL");
+  run->add_flag("-q,--quiet", ra.quiet, "No progress and no table");
+  mpi::CalibrateOptions ca;
+  CLI::App* cal = app.add_subcommand("calibrate", "Measure network, file, memcpy and packing speed as JSON");
+  cal->add_option("--out", ca.out, "Measurements file (JSON)")->required()->type_name("FILE");
+  cal->add_option("--work-dir", ca.work_dir, "Directory of the test file (default: .)")->type_name("DIR");
+  cal->add_flag("--quick", ca.quick, "Fewer repetitions and smaller sizes (for tests)");
+
+  int code = 0;
+  try {
+    app.parse(argc, argv);
+    if (*run) code = run_command(ra, rank);
+    if (*cal) code = mpi::calibrate(MPI_COMM_WORLD, ca);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      if (rank == 0) app.exit(e);
+    } else {
+      code = fail(2, std::string(e.what()) + " (see ciosim-mpi --help)");
+    }
+  } catch (const config::ConfigError& e) {
+    code = fail(2, e.what());
+  } catch (const std::invalid_argument& e) {
+    code = fail(2, e.what());
+  } catch (const std::exception& e) {
+    code = fail(1, e.what());
+  }
+  MPI_Finalize();
+  return code;
+}

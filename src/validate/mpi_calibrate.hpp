@@ -1,0 +1,30 @@
+// The measurements behind `ciosim calibrate`, taken with real MPI on the machine (ciosim-mpi calibrate,
+// at least 2 ranks). Rank 0 writes them as JSON; config/calibration.hpp fits a platform file from them.
+//
+//   "pingpong":    ranks 0 and 1, one-way time (half a round trip) of MPI_Send/MPI_Recv per size
+//   "memcpy":      std::memcpy of a large buffer on rank 0
+//   "pack":        ciosim::pack of a datatype of 1-entry tuples on rank 0 (the per-tuple cost)
+//   "file_write", "file_read": rank 0 alone, MPI_File_write_at/read_at of one buffer per call, per size
+//   "file_write_all_ranks":     every rank writes its own 16 MiB block in 1 MiB calls at once
+//   "list_write":  rank 0, one write_list (MpiProcess: hindexed view) of many small regions vs. one
+//                  contiguous write of the same bytes (the per-region cost)
+//   "open_close":  collective MPI_File_open + MPI_File_close
+// Every time is the median of several repetitions (min and max kept beside it).
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+
+namespace ciosim::mpi {
+
+struct CalibrateOptions {
+  std::string out;
+  std::string work_dir = ".";
+  bool quick = false;  ///< fewer repetitions and smaller sizes (seconds instead of about a minute)
+};
+
+/// Collective over `comm`. Returns the exit code (0).
+int calibrate(MPI_Comm comm, const CalibrateOptions& opt);
+
+}  // namespace ciosim::mpi

@@ -1,0 +1,203 @@
+// `ciosim validate` end to end (CIOSIM_BINARY, which starts ciosim-mpi under mpirun): every registered
+// technique, writing and reading, gives the same file and the same call trace and counts in simulation and
+// on 4 real MPI ranks; a genuine difference (ranks grouped into hosts differently) is detected and fails;
+// bad input is one line and exit status 2. Timing is reported by validate but never asserted here.
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "algorithms/technique.hpp"
+#include "config/workload.hpp"
+
+#ifdef CIOSIM_MPI_BINARY
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Output {
+  int code = -1;
+  std::string out, err;
+};
+
+/// A temporary directory; `run` starts ciosim in it. Open MPI's own allocations are not ours: under
+/// LeakSanitizer they are suppressed (tests/lsan-mpi.supp), ciosim's and ciosim-mpi's are still reported.
+struct Workspace {
+  fs::path root;
+  Workspace() {
+    std::string templ = (fs::temp_directory_path() / "ciosim-validate-XXXXXX").string();
+    root = ::mkdtemp(templ.data());
+  }
+  ~Workspace() { fs::remove_all(root); }
+  Output run(const std::string& args) const {
+    const fs::path o = root / ".stdout", e = root / ".stderr";
+    const std::string cmd = "cd '" + root.string() + "' && LSAN_OPTIONS=suppressions='" CIOSIM_SOURCE_DIR
+                            "/tests/lsan-mpi.supp' '" CIOSIM_BINARY "' " + args + " </dev/null >'" + o.string() +
+                            "' 2>'" + e.string() + "'";
+    const int status = std::system(cmd.c_str());
+    Output r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(o);
+    r.err = slurp(e);
+    return r;
+  }
+};
+
+const std::string kQuickstart = std::string(CIOSIM_SOURCE_DIR) + "/scenarios/quickstart.toml";
+// All ranks on one simulated host, as all real ranks are on this machine: techniques that group ranks by
+// host (two-phase's cb_config_list) then make the same calls. Bx = 64 keeps the simulation short.
+const std::string kOneHost = " --set platform.nodes=1 --set platform.cores_per_node=4 --set workload.bx=64";
+
+/// The registered techniques that can run quickstart's workload on 4 ranks (with a read path if `read`).
+std::vector<std::string> runnable(bool read) {
+  ciosim::WorkloadSpec w;
+  w.nx = 1048576;
+  w.bx = 64;
+  const ciosim::Distribution d = ciosim::make_distribution(w, 4);
+  std::vector<std::string> out;
+  for (const auto& t : ciosim::techniques())
+    if (t.check(d).empty() && (!read || t.read)) out.push_back(t.name);
+  return out;
+}
+
+std::string list(const std::vector<std::string>& names) {
+  std::string s = "[";
+  for (const auto& n : names) s += (s.size() > 1 ? "," : "") + n;
+  return s + "]";
+}
+
+/// Checks (a) and (b) for every point of validation.json and returns the algorithms it covered.
+std::set<std::string> checked_points(const fs::path& dir) {
+  const auto j = nlohmann::json::parse(slurp(dir / "validation.json"));
+  std::set<std::string> seen;
+  for (const auto& p : j.at("points")) {
+    INFO("point " << p.at("point") << ": " << p.at("algorithm") << " " << p.at("params") << "\n" << p.dump(1));
+    CHECK(p.at("file").at("simulated_is_expected") == true);
+    CHECK(p.at("file").at("real_is_expected") == true);
+    CHECK(p.at("file").at("identical") == true);
+    CHECK(p.at("file").at("simulated_run_verified") == true);
+    CHECK(p.at("file").at("real_run_verified") == true);
+    CHECK(p.at("trace_identical") == true);
+    CHECK(p.at("calls_identical") == true);
+    CHECK(p.at("passed") == true);
+    seen.insert(p.at("algorithm").get<std::string>());
+  }
+  CHECK(j.at("passed") == true);
+  return seen;
+}
+
+}  // namespace
+
+TEST_CASE("validate: every technique writes the same file with the same calls in simulation and on MPI") {
+  Workspace w;
+  const auto names = runnable(false);
+  REQUIRE(names.size() >= 2);
+  const Output r = w.run("validate " + kQuickstart + " -n 4 --repeat 1 --no-reference -q --out v" + kOneHost +
+                         " --set 'run.algorithm=" + list(names) + "'");
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  const auto seen = checked_points(w.root / "v");
+  CHECK(seen == std::set<std::string>(names.begin(), names.end()));
+  CHECK(r.out.find("PASSED") != std::string::npos);
+}
+
+TEST_CASE("validate: every technique with a read path reads the same data with the same calls") {
+  Workspace w;
+  const auto names = runnable(true);
+  if (names.empty()) return;  // no technique reads yet
+  const Output r = w.run("validate " + kQuickstart + " -n 4 --repeat 1 --no-reference -q --out v" + kOneHost +
+                         " --set run.access=read --set 'run.algorithm=" + list(names) + "'");
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  const auto seen = checked_points(w.root / "v");
+  CHECK(seen == std::set<std::string>(names.begin(), names.end()));
+}
+
+TEST_CASE("validate: the quickstart as documented, with the MPI library's own collective write beside it") {
+  Workspace w;
+  const Output r = w.run("validate " + kQuickstart + " -n 4 --repeat 1 -q --out v");
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(checked_points(w.root / "v") == std::set<std::string>{"iec", "block"});
+  const auto j = nlohmann::json::parse(slurp(w.root / "v/validation.json"));
+  int available = 0;
+  for (const auto& p : j.at("points"))
+    for (const auto& ref : p.at("references"))
+      if (ref.at("available") == true) {
+        ++available;
+        CHECK(ref.at("file_verified") == true);  // MPI_File_write_all with our view wrote x in order
+        CHECK(ref.at("total").at("measured_median_s").get<double>() > 0);
+      }
+  CHECK(available > 0);
+  for (const char* f : {"results.json", "mpi-results.json", "mpi-timings.json", "validation.txt", "effective-config.toml"})
+    CHECK(fs::exists(w.root / "v" / f));
+  // Times are reported: every phase of every point has a prediction and a measurement.
+  for (const auto& p : j.at("points"))
+    for (const auto& t : p.at("timing")) {
+      CHECK(t.at("predicted_s").get<double>() >= 0);
+      CHECK(t.at("measured_median_s").get<double>() >= 0);
+    }
+}
+
+TEST_CASE("validate: ranks grouped into hosts differently are a detected difference (exit 1)") {
+  // The quickstart platform puts the 4 ranks on 4 simulated hosts; the real run has them on one host, so
+  // two-phase (cb_config_list "*:1": one aggregator per host) chooses 4 aggregators in simulation and 1
+  // for real: the traces and counts differ, the file does not.
+  Workspace w;
+  const Output r = w.run("validate " + kQuickstart +
+                         " -n 4 --repeat 1 --no-reference -q --out v --set run.algorithm=two-phase "
+                         "--set workload.bx=64");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("FAILED") != std::string::npos);
+  CHECK(r.out.find("note: the simulated platform places the 4 ranks on 4 host(s), the real run on 1") !=
+        std::string::npos);
+  CHECK(r.err.find("validation failed") != std::string::npos);
+  const auto j = nlohmann::json::parse(slurp(w.root / "v/validation.json"));
+  REQUIRE(j.at("points").size() == 1);
+  const auto& p = j.at("points")[0];
+  CHECK(p.at("file").at("identical") == true);
+  CHECK(p.at("trace_identical") == false);
+  CHECK(p.at("calls_identical") == false);
+  CHECK(p.at("trace_difference").get<std::string>().find("rank 0 event") != std::string::npos);
+  CHECK(fs::exists(w.root / "v/sim-point-1.trace"));  // both traces are kept when they differ
+  CHECK(fs::exists(w.root / "v/mpi-point-1.trace"));
+}
+
+TEST_CASE("validate: bad input is one line and exit status 2, nothing written") {
+  Workspace w;
+  const struct {
+    std::string args, says;
+  } cases[] = {
+      {"validate " + kQuickstart + " -n 0", "-n must be >= 1"},
+      {"validate " + kQuickstart + " --repeat 0", "--repeat must be >= 1"},
+      {"validate " + kQuickstart + " --mpirun /nonexistent/mpirun", "/nonexistent/mpirun not found"},
+      {"validate " + kQuickstart + " --mpirun no-such-launcher", "no-such-launcher not found on PATH"},
+      {"validate missing.toml", "scenario file missing.toml not found"},
+      {"validate " + kQuickstart + " --set run.algorithm=nope", "unknown run.algorithm \"nope\""},
+  };
+  for (const auto& c : cases) {
+    INFO(c.args);
+    const Output r = w.run(c.args + " --out v");
+    CHECK(r.code == 2);
+    CHECK(r.err.find(c.says) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(!fs::exists(w.root / "v"));
+  }
+}
+
+#endif  // CIOSIM_MPI_BINARY
