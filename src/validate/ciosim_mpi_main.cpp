@@ -172,6 +172,11 @@ int run_command(const RunArgs& a, int rank) {
 
 }  // namespace
 
+// Sanitizer builds: Open MPI's runtime leaks at exit, from dlopened components that LeakSanitizer cannot
+// symbolize for suppressions (checked with a five-line MPI_File_write_at program), so leak checking is
+// off in this MPI program only; the rest of ciosim stays leak-checked. No effect without ASan.
+extern "C" const char* __asan_default_options() { return "detect_leaks=0"; }
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
