@@ -25,16 +25,18 @@ TEST_CASE("trace text round-trips and names every call kind") {
   CHECK(text.find("0\tinspector\tisend\t1\t8\t1\n") != std::string::npos);
   CHECK(text.find("0\t-\tfile_open\t-1\t0\t0\n") != std::string::npos);  // no phase yet: "-"
   CHECK(parse_trace(text) == t);
-  for (int c = 0; c < kCallKinds; ++c) CHECK(call_from_name(call_name(static_cast<Call>(c))) == static_cast<Call>(c));
+  for (int c = 0; c < kCallKinds; ++c)
+    CHECK(call_from_name(call_name(static_cast<Call>(c))) == static_cast<Call>(c));
   CHECK_THROWS_WITH(call_from_name("sendrecv"), Catch::Contains("unknown call kind 'sendrecv'") &&
                                                     Catch::Contains("isend") && Catch::Contains("file_sync"));
 }
 
 TEST_CASE("malformed trace lines are rejected with their line number") {
-  CHECK_THROWS_WITH(parse_trace("# h\n0\tp\tisend\t1\t8\n"), Catch::Contains("trace line 2") &&
-                                                                   Catch::Contains("expected 6"));
+  CHECK_THROWS_WITH(parse_trace("# h\n0\tp\tisend\t1\t8\n"),
+                    Catch::Contains("trace line 2") && Catch::Contains("expected 6"));
   CHECK_THROWS_WITH(parse_trace("0\tp\tisend\tx\t8\t1\n"), Catch::Contains("peer is not an integer: 'x'"));
-  CHECK_THROWS_WITH(parse_trace("1\tp\tisend\t0\t8\t1\n0\tp\tisend\t1\t8\t1\n"), Catch::Contains("out of order"));
+  CHECK_THROWS_WITH(parse_trace("1\tp\tisend\t0\t8\t1\n0\tp\tisend\t1\t8\t1\n"),
+                    Catch::Contains("out of order"));
   CHECK_THROWS_WITH(parse_trace("0\tp\tpoke\t0\t8\t1\n"), Catch::Contains("unknown call kind 'poke'"));
 }
 
@@ -43,8 +45,9 @@ TEST_CASE("trace_difference names the first differing event, or the extra one") 
   CHECK(trace_difference(a, a, "sim", "mpi").empty());
   Trace b = a;
   b[0][1].a = 16;
-  CHECK(trace_difference(a, b, "sim", "mpi") ==
-        "rank 0 event 1: sim has 'inspector isend peer=1 a=8 b=1', mpi has 'inspector isend peer=1 a=16 b=1'");
+  CHECK(
+      trace_difference(a, b, "sim", "mpi") ==
+      "rank 0 event 1: sim has 'inspector isend peer=1 a=8 b=1', mpi has 'inspector isend peer=1 a=16 b=1'");
   Trace c = a;
   c[1].push_back({"write", Call::FileWrite, -1, 0, 4});
   CHECK(trace_difference(a, c, "sim", "mpi") ==

@@ -68,8 +68,9 @@ Trace parse_trace(std::string_view text) {
       a = tab + 1;
     }
     if (f.size() != 6)
-      throw std::invalid_argument("trace line " + std::to_string(line_no) + ": expected 6 tab-separated fields (" +
-                                  std::string(kHeader.substr(19)) + "), got " + std::to_string(f.size()));
+      throw std::invalid_argument("trace line " + std::to_string(line_no) +
+                                  ": expected 6 tab-separated fields (" + std::string(kHeader.substr(19)) +
+                                  "), got " + std::to_string(f.size()));
     const int rank = number<int>(f[0], line_no, "rank");
     if (rank < 0 || static_cast<std::size_t>(rank) + 1 < t.size())
       throw std::invalid_argument("trace line " + std::to_string(line_no) + ": rank " + std::to_string(rank) +
@@ -111,8 +112,8 @@ std::string trace_difference(const Trace& a, const Trace& b, const std::string& 
       const bool a_longer = x.size() > y.size();
       const TraceEvent& extra = a_longer ? x[n] : y[n];
       return "rank " + std::to_string(r) + ": " + a_name + " has " + std::to_string(x.size()) + " events, " +
-             b_name + " has " + std::to_string(y.size()) + "; first extra in " + (a_longer ? a_name : b_name) +
-             ": '" + describe(extra) + "'";
+             b_name + " has " + std::to_string(y.size()) + "; first extra in " +
+             (a_longer ? a_name : b_name) + ": '" + describe(extra) + "'";
     }
   }
   return "";

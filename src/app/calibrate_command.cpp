@@ -72,11 +72,13 @@ std::string today() {
 }
 
 /// Open MPI's eager limit of the transport the ping-pong used, from ompi_info next to the launcher.
-void eager_from_ompi_info(const Launcher& l, bool one_host, const fs::path& tmp, config::CalibrationContext& ctx) {
+void eager_from_ompi_info(const Launcher& l, bool one_host, const fs::path& tmp,
+                          config::CalibrationContext& ctx) {
   if (l.flavor != MpiFlavor::OpenMpi) return;
   const fs::path info = fs::path(l.path).parent_path() / "ompi_info";
   const std::string btl = one_host ? "vader" : "tcp";
-  const LaunchResult r = run_logged({info.string(), "--parsable", "--param", "btl", btl, "--level", "9"}, tmp);
+  const LaunchResult r =
+      run_logged({info.string(), "--parsable", "--param", "btl", btl, "--level", "9"}, tmp);
   const std::string key = "mca:btl:" + btl + ":param:btl_" + btl + "_eager_limit:value:";
   const auto at = r.output.find(key);
   if (r.exit_code != 0 || at == std::string::npos) return;
@@ -87,24 +89,30 @@ void eager_from_ompi_info(const Launcher& l, bool one_host, const fs::path& tmp,
 }  // namespace
 
 int calibrate_command(const CalibrateOptions& opt) {
-  if (opt.ranks < 2) throw config::ConfigError("-n must be >= 2 (the ping-pong needs two ranks), got " + std::to_string(opt.ranks));
+  if (opt.ranks < 2)
+    throw config::ConfigError("-n must be >= 2 (the ping-pong needs two ranks), got " +
+                              std::to_string(opt.ranks));
   const fs::path out = opt.out.empty() ? fs::path("platforms/local.toml") : fs::path(opt.out);
-  if (out.extension() != ".toml") throw config::ConfigError("--out " + out.string() + " must end in .toml (a platform file)");
+  if (out.extension() != ".toml")
+    throw config::ConfigError("--out " + out.string() + " must end in .toml (a platform file)");
   const fs::path parent = out.has_parent_path() ? out.parent_path() : fs::path(".");
   std::error_code ec;
   if (!fs::is_directory(parent, ec))
     throw config::ConfigError("--out " + out.string() + ": directory " + parent.string() + " does not exist");
-  if (fs::is_directory(out, ec)) throw config::ConfigError("--out " + out.string() + " is a directory; give a file path");
+  if (fs::is_directory(out, ec))
+    throw config::ConfigError("--out " + out.string() + " is a directory; give a file path");
   const std::string name = opt.name.empty() ? out.stem().string() : opt.name;
   if (name.empty() || name.find_first_of(" \t\n\"'/") != std::string::npos)
-    throw config::ConfigError("platform name " + config::quote(name) + " is not valid: use letters, digits, '.', '_' and '-'");
+    throw config::ConfigError("platform name " + config::quote(name) +
+                              " is not valid: use letters, digits, '.', '_' and '-'");
   if (!opt.work_dir.empty() && !fs::is_directory(opt.work_dir, ec))
     throw config::ConfigError("--work-dir " + opt.work_dir + " is not a directory");
   const Launcher launcher = find_launcher(opt.mpi);
   const fs::path program = mpi_binary();
 
   std::string templ = (parent / ("." + out.filename().string() + ".calibrate-XXXXXX")).string();
-  if (!::mkdtemp(templ.data())) throw std::runtime_error("cannot create a temporary directory in " + parent.string());
+  if (!::mkdtemp(templ.data()))
+    throw std::runtime_error("cannot create a temporary directory in " + parent.string());
   const fs::path tmp = fs::absolute(templ);
   struct Cleanup {
     fs::path dir;
@@ -114,11 +122,13 @@ int calibrate_command(const CalibrateOptions& opt) {
     }
   } cleanup{tmp};
 
-  std::vector<std::string> args{program.string(), "calibrate", "--out", (tmp / "measurements.json").string(),
-                                "--work-dir", opt.work_dir.empty() ? tmp.string() : opt.work_dir};
+  std::vector<std::string> args{program.string(), "calibrate",
+                                "--out",          (tmp / "measurements.json").string(),
+                                "--work-dir",     opt.work_dir.empty() ? tmp.string() : opt.work_dir};
   if (opt.quick) args.push_back("--quick");
   const auto argv = launch_command(launcher, opt.ranks, opt.mpi, {}, args);
-  if (!opt.quiet) std::cerr << "ciosim: measuring with " << opt.ranks << " ranks: " << shell_join(argv) << std::endl;
+  if (!opt.quiet)
+    std::cerr << "ciosim: measuring with " << opt.ranks << " ranks: " << shell_join(argv) << std::endl;
   const LaunchResult r = run_logged(argv, tmp / "mpi.log");
   if (r.exit_code != 0 || !fs::exists(tmp / "measurements.json"))
     throw std::runtime_error("the MPI measurements failed (exit " + std::to_string(r.exit_code) +
@@ -137,9 +147,10 @@ int calibrate_command(const CalibrateOptions& opt) {
   eager_from_ompi_info(launcher, hosts.size() >= 2 && hosts[0] == hosts[1], tmp / "ompi_info.log", ctx);
   const config::PlatformFile pf = config::platform_from_measurements(m, ctx);
 
-  std::string text = "# Platform measured on this machine by `" + ctx.command + "` on " + ctx.date +
-                     ".\n# Every value's \"_source\" says how it was measured. Rerun calibrate to refresh it.\n" +
-                     config::platform_toml(pf, "");
+  std::string text =
+      "# Platform measured on this machine by `" + ctx.command + "` on " + ctx.date +
+      ".\n# Every value's \"_source\" says how it was measured. Rerun calibrate to refresh it.\n" +
+      config::platform_toml(pf, "");
   (void)config::parse_platform(text, out.string());  // what we write must load
   const fs::path staged = tmp / "platform.toml";
   {
@@ -159,8 +170,8 @@ int calibrate_command(const CalibrateOptions& opt) {
   const auto& s = pf.spec;
   const NetworkProfile& mpi = s.networks.front();
   std::cout << "platform " << name << " -> " << out.string() << "\n"
-            << "  MPI one-way latency   " << (mpi.send_overhead_s + mpi.recv_overhead_s + 2 * mpi.link_latency_s) * 1e6
-            << " us\n"
+            << "  MPI one-way latency   "
+            << (mpi.send_overhead_s + mpi.recv_overhead_s + 2 * mpi.link_latency_s) * 1e6 << " us\n"
             << "  MPI bandwidth         " << mpi.link_bandwidth_Bps / 1e6 << " MB/s\n"
             << "  memcpy                " << s.memcpy_Bps / 1e6 << " MB/s\n"
             << "  pack, per tuple       " << s.tuple_cost_s * 1e9 << " ns\n"

@@ -53,9 +53,9 @@ struct ValidateOptions {
   std::vector<std::string> sets;
   int ranks = 0;  ///< -n: overrides run.ranks when ranks_given
   bool ranks_given = false;
-  int repeat = 5;         ///< repetitions of every real run (times are medians)
-  std::string out;        ///< "" = results/<scenario name>-validate
-  std::string work_dir;   ///< where the real file is written; "" = a temporary directory next to out
+  int repeat = 5;        ///< repetitions of every real run (times are medians)
+  std::string out;       ///< "" = results/<scenario name>-validate
+  std::string work_dir;  ///< where the real file is written; "" = a temporary directory next to out
   bool no_reference = false;
   bool quiet = false;
   MpiOptions mpi;
@@ -65,11 +65,11 @@ struct ValidateOptions {
 int validate_command(const ValidateOptions& opt);
 
 struct CalibrateOptions {
-  int ranks = 2;          ///< -n: ranks of the measurement job (ping-pong uses ranks 0 and 1)
-  std::string out;        ///< the platform file to write; "" = platforms/local.toml
-  std::string name;       ///< the platform's name; "" = the file's stem
-  std::string work_dir;   ///< where the test files are written; "" = a temporary directory next to out
-  bool quick = false;     ///< fewer repetitions and smaller sizes
+  int ranks = 2;         ///< -n: ranks of the measurement job (ping-pong uses ranks 0 and 1)
+  std::string out;       ///< the platform file to write; "" = platforms/local.toml
+  std::string name;      ///< the platform's name; "" = the file's stem
+  std::string work_dir;  ///< where the test files are written; "" = a temporary directory next to out
+  bool quick = false;    ///< fewer repetitions and smaller sizes
   bool quiet = false;
   std::string measurements;  ///< if not empty, the raw measurements (JSON) are saved here
   MpiOptions mpi;

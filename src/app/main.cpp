@@ -71,11 +71,13 @@ int main(int argc, char** argv) {
       app.add_subcommand("list", "List the algorithms, networks, platforms, workloads and parameters");
 
   const auto add_mpi_options = [](CLI::App* cmd, app::MpiOptions& m) {
-    cmd->add_option("--mpirun", m.mpirun, "MPI launcher, a name on PATH or a path (default: the one ciosim-mpi was built for)")
+    cmd->add_option("--mpirun", m.mpirun,
+                    "MPI launcher, a name on PATH or a path (default: the one ciosim-mpi was built for)")
         ->type_name("PATH");
     cmd->add_option("--hostfile", m.hostfile, "Run the MPI jobs on these hosts (default: this machine only)")
         ->type_name("FILE");
-    cmd->add_option("--mpirun-arg", m.extra_args, "An extra launcher argument (repeatable), e.g. --mpirun-arg=--mca")
+    cmd->add_option("--mpirun-arg", m.extra_args,
+                    "An extra launcher argument (repeatable), e.g. --mpirun-arg=--mca")
         ->type_name("ARG")
         ->allow_extra_args(false);
   };
@@ -84,14 +86,16 @@ int main(int argc, char** argv) {
       "validate", "Run a scenario in simulation and on real MPI; compare files, call traces and times");
   validate->add_option("SCENARIO", val_opt.scenario, "Scenario file (TOML)")->required();
   CLI::Option* val_np = validate->add_option("-n,--np", val_opt.ranks, "MPI ranks (overrides run.ranks)");
-  validate->add_option("--repeat", val_opt.repeat, "Repetitions of every real run; times are medians (default 5)");
+  validate->add_option("--repeat", val_opt.repeat,
+                       "Repetitions of every real run; times are medians (default 5)");
   validate->add_option("--out", val_opt.out, "Output directory (default: results/<scenario name>-validate)")
       ->type_name("DIR");
   validate->add_option("--set", val_opt.sets, "Override a parameter, as for run (repeatable)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
-  validate->add_option("--work-dir", val_opt.work_dir,
-                       "Directory of the file the real runs write (default: a temporary one next to --out)")
+  validate
+      ->add_option("--work-dir", val_opt.work_dir,
+                   "Directory of the file the real runs write (default: a temporary one next to --out)")
       ->type_name("DIR");
   validate->add_flag("--no-reference", val_opt.no_reference,
                      "Skip the MPI library's own collective write (MPI_File_write_all) of each workload");
@@ -100,17 +104,20 @@ int main(int argc, char** argv) {
 
   app::CalibrateOptions cal_opt;
   CLI::App* calibrate = app.add_subcommand(
-      "calibrate", "Measure this machine with real MPI and write a platform file that run and validate accept");
+      "calibrate",
+      "Measure this machine with real MPI and write a platform file that run and validate accept");
   calibrate->add_option("-n,--np", cal_opt.ranks, "MPI ranks of the measurements (>= 2; default 2)");
   calibrate->add_option("--out", cal_opt.out, "Platform file to write (default: platforms/local.toml)")
       ->type_name("FILE");
   calibrate->add_option("--name", cal_opt.name, "Platform name (default: the file's stem)");
-  calibrate->add_option("--work-dir", cal_opt.work_dir,
-                        "Directory of the test files (default: a temporary one next to --out)")
+  calibrate
+      ->add_option("--work-dir", cal_opt.work_dir,
+                   "Directory of the test files (default: a temporary one next to --out)")
       ->type_name("DIR");
   calibrate->add_option("--measurements", cal_opt.measurements, "Also save the raw measurements (JSON) here")
       ->type_name("FILE");
-  calibrate->add_flag("--quick", cal_opt.quick, "Fewer repetitions and smaller sizes (seconds, less accurate)");
+  calibrate->add_flag("--quick", cal_opt.quick,
+                      "Fewer repetitions and smaller sizes (seconds, less accurate)");
   calibrate->add_flag("-q,--quiet", cal_opt.quiet, "No progress messages on stderr");
   add_mpi_options(calibrate, cal_opt.mpi);
 

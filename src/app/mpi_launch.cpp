@@ -49,16 +49,19 @@ std::string slurp(const fs::path& p) {
 
 fs::path mpi_binary() {
   if (const char* env = std::getenv("CIOSIM_MPI_BINARY"); env && *env) {
-    if (!executable(env)) throw config::ConfigError(std::string("CIOSIM_MPI_BINARY=") + env + " is not an executable");
+    if (!executable(env))
+      throw config::ConfigError(std::string("CIOSIM_MPI_BINARY=") + env + " is not an executable");
     return env;
   }
 #ifdef CIOSIM_MPI_BINARY
   if (executable(CIOSIM_MPI_BINARY)) return CIOSIM_MPI_BINARY;
-  throw config::ConfigError(std::string("ciosim-mpi not found at ") + CIOSIM_MPI_BINARY +
-                            "; build it (cmake --build BUILD_DIR --target ciosim-mpi) or set CIOSIM_MPI_BINARY");
+  throw config::ConfigError(
+      std::string("ciosim-mpi not found at ") + CIOSIM_MPI_BINARY +
+      "; build it (cmake --build BUILD_DIR --target ciosim-mpi) or set CIOSIM_MPI_BINARY");
 #else
   throw config::ConfigError(
-      "this ciosim was built without MPI (CIOSIM_MPI=OFF); install Open MPI (scripts/install-deps.sh) and rebuild, "
+      "this ciosim was built without MPI (CIOSIM_MPI=OFF); install Open MPI (scripts/install-deps.sh) and "
+      "rebuild, "
       "or set CIOSIM_MPI_BINARY to a ciosim-mpi");
 #endif
 }
@@ -68,8 +71,9 @@ Launcher find_launcher(const MpiOptions& opt) {
   Launcher l;
   l.path = find_on_path(name);
   if (l.path.empty())
-    throw config::ConfigError(name + " not found" + (name.find('/') == std::string::npos ? " on PATH" : "") +
-                              "; install an MPI launcher (Debian: apt-get install openmpi-bin) or give --mpirun PATH");
+    throw config::ConfigError(
+        name + " not found" + (name.find('/') == std::string::npos ? " on PATH" : "") +
+        "; install an MPI launcher (Debian: apt-get install openmpi-bin) or give --mpirun PATH");
   if (!opt.hostfile.empty() && !fs::is_regular_file(opt.hostfile))
     throw config::ConfigError("--hostfile " + opt.hostfile + " not found");
   char templ[] = "/tmp/ciosim-mpirun-version-XXXXXX";
@@ -78,10 +82,16 @@ Launcher find_launcher(const MpiOptions& opt) {
   const LaunchResult v = run_logged({l.path, "--version"}, templ);
   ::unlink(templ);
   l.version = v.output.substr(0, v.output.find('\n'));
-  if (v.output.find("Open MPI") != std::string::npos || v.output.find("OpenRTE") != std::string::npos)
+  if (v.output.find("Open MPI") != std::string::npos || v.output.find("OpenRTE") != std::string::npos) {
     l.flavor = MpiFlavor::OpenMpi;
-  else if (v.output.find("HYDRA") != std::string::npos || v.output.find("MPICH") != std::string::npos)
+  } else if (v.output.find("HYDRA") != std::string::npos || v.output.find("MPICH") != std::string::npos) {
     l.flavor = MpiFlavor::Mpich;
+    // Hydra prints "HYDRA build details:" then "    Version:   4.0.2".
+    if (const auto at = v.output.find("Version:"); at != std::string::npos) {
+      const auto from = v.output.find_first_not_of(" \t", at + 8);
+      l.version = "MPICH Hydra " + v.output.substr(from, v.output.find('\n', from) - from);
+    }
+  }
   return l;
 }
 
@@ -162,7 +172,8 @@ std::string tail_lines(const std::string& text, int lines) {
   for (std::string l; std::getline(in, l);)
     if (l.find_first_not_of(" \t\r") != std::string::npos) all.push_back(l);
   std::string out;
-  const std::size_t from = all.size() > static_cast<std::size_t>(lines) ? all.size() - static_cast<std::size_t>(lines) : 0;
+  const std::size_t from =
+      all.size() > static_cast<std::size_t>(lines) ? all.size() - static_cast<std::size_t>(lines) : 0;
   for (std::size_t i = from; i < all.size(); ++i) out += (out.empty() ? "" : " | ") + all[i];
   return out;
 }

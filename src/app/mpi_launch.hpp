@@ -10,15 +10,15 @@ namespace ciosim::app {
 
 /// How to start MPI jobs, from the command line of validate/calibrate.
 struct MpiOptions {
-  std::string mpirun;                    ///< launcher name or path; "" = the one ciosim-mpi was built for
-  std::string hostfile;                  ///< "" = run on this machine only
-  std::vector<std::string> extra_args;   ///< passed to the launcher before the program (--mpirun-arg)
+  std::string mpirun;                   ///< launcher name or path; "" = the one ciosim-mpi was built for
+  std::string hostfile;                 ///< "" = run on this machine only
+  std::vector<std::string> extra_args;  ///< passed to the launcher before the program (--mpirun-arg)
 };
 
 enum class MpiFlavor { OpenMpi, Mpich, Unknown };
 
 struct Launcher {
-  std::string path;     ///< absolute path of the launcher
+  std::string path;  ///< absolute path of the launcher
   MpiFlavor flavor = MpiFlavor::Unknown;
   std::string version;  ///< first line of `launcher --version`
 };
@@ -40,7 +40,7 @@ std::vector<std::string> launch_command(const Launcher& l, int np, const MpiOpti
                                         const std::vector<std::string>& program);
 
 struct LaunchResult {
-  int exit_code = 0;  ///< the launcher's exit status (128 + signal if it was killed)
+  int exit_code = 0;   ///< the launcher's exit status (128 + signal if it was killed)
   std::string output;  ///< stdout and stderr, interleaved
 };
 

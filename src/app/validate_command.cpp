@@ -48,7 +48,8 @@ class Workspace {
     std::error_code ec;
     fs::create_directories(parent, ec);
     std::string templ = (parent / ("." + target.filename().string() + ".validate-XXXXXX")).string();
-    if (!::mkdtemp(templ.data())) throw std::runtime_error("cannot create a temporary directory in " + parent.string());
+    if (!::mkdtemp(templ.data()))
+      throw std::runtime_error("cannot create a temporary directory in " + parent.string());
     dir_ = fs::absolute(templ);
   }
   Workspace(const Workspace&) = delete;
@@ -81,8 +82,8 @@ MpiRun launch(const Launcher& l, const ValidateOptions& opt, int ranks, const st
   const LaunchResult r = run_logged(argv, log);
   std::error_code ec;
   if (!fs::exists(out / "results.json", ec))
-    throw PointFailed("the MPI run failed (exit " + std::to_string(r.exit_code) + "): " + tail_lines(r.output, 4) +
-                      " [command: " + shell_join(argv) + "]");
+    throw PointFailed("the MPI run failed (exit " + std::to_string(r.exit_code) +
+                      "): " + tail_lines(r.output, 4) + " [command: " + shell_join(argv) + "]");
   MpiRun m;
   m.results = config::parse_results_json(slurp(out / "results.json"), (out / "results.json").string());
   m.timings = nlohmann::json::parse(slurp(out / "timings.json"));
@@ -97,10 +98,11 @@ std::vector<std::string> placement_notes(const RunSpec& spec, const nlohmann::js
   const int cpn = spec.platform.cores_per_node;
   const int sim = std::min(spec.platform.nodes, (spec.ranks + cpn - 1) / cpn);
   if (static_cast<std::size_t>(sim) == real.size()) return {};
-  return {"the simulated platform places the " + std::to_string(spec.ranks) + " ranks on " + std::to_string(sim) +
-          " host(s), the real run on " + std::to_string(real.size()) +
-          "; techniques that group ranks by host (e.g. two-phase's cb_config_list) then make different calls. "
-          "Match them with --set platform.nodes=N --set platform.cores_per_node=C (or a --hostfile)."};
+  return {
+      "the simulated platform places the " + std::to_string(spec.ranks) + " ranks on " + std::to_string(sim) +
+      " host(s), the real run on " + std::to_string(real.size()) +
+      "; techniques that group ranks by host (e.g. two-phase's cb_config_list) then make different calls. "
+      "Match them with --set platform.nodes=N --set platform.cores_per_node=C (or a --hostfile)."};
 }
 
 /// The reference runs' labels and launcher arguments for this MPI.
@@ -114,7 +116,8 @@ std::vector<std::pair<std::string, std::vector<std::string>>> reference_kinds(co
 
 int validate_command(const ValidateOptions& opt) {
   if (opt.repeat < 1) throw config::ConfigError("--repeat must be >= 1, got " + std::to_string(opt.repeat));
-  if (opt.ranks_given && opt.ranks < 1) throw config::ConfigError("-n must be >= 1, got " + std::to_string(opt.ranks));
+  if (opt.ranks_given && opt.ranks < 1)
+    throw config::ConfigError("-n must be >= 1, got " + std::to_string(opt.ranks));
   config::LoadOptions load;
   load.sets = opt.sets;
   if (opt.ranks_given) load.sets.push_back("run.ranks=" + std::to_string(opt.ranks));
@@ -123,8 +126,9 @@ int validate_command(const ValidateOptions& opt) {
   const int ranks = s.runs.front().ranks;
   for (const auto& r : s.runs)
     if (r.ranks != ranks)
-      throw config::ConfigError("validate runs every point with one rank count, but the scenario sweeps run.ranks; "
-                                "fix it with -n P");
+      throw config::ConfigError(
+          "validate runs every point with one rank count, but the scenario sweeps run.ranks; "
+          "fix it with -n P");
   const fs::path out = opt.out.empty() ? fs::path("results") / (s.name + "-validate") : fs::path(opt.out);
   check_output_dir(out);
   const Launcher launcher = find_launcher(opt.mpi);
@@ -155,11 +159,13 @@ int validate_command(const ValidateOptions& opt) {
   rep.repeat = opt.repeat;
   rep.launcher = launcher.version.empty() ? launcher.path : launcher.version;
   for (const auto& set : s.settings)
-    if (set.key == "run.platform" && !set.values.empty()) rep.platform = config::value_text(set.values.front());
-  say("running on MPI: " + std::to_string(s.runs.size()) + " points x " + std::to_string(opt.repeat) + " repetitions");
+    if (set.key == "run.platform" && !set.values.empty())
+      rep.platform = config::value_text(set.values.front());
+  say("running on MPI: " + std::to_string(s.runs.size()) + " points x " + std::to_string(opt.repeat) +
+      " repetitions");
   const MpiRun real = launch(launcher, opt, ranks, load.sets, {},
-                             {"--trace-dir", (ws / "mpi-traces").string(), "--export-dir", (ws / "mpi-files").string(),
-                              "--work-dir", work.string()},
+                             {"--trace-dir", (ws / "mpi-traces").string(), "--export-dir",
+                              (ws / "mpi-files").string(), "--work-dir", work.string()},
                              ws / "mpi", ws / "mpi.log", &rep.command);
   if (real.results.size() != s.runs.size())
     throw PointFailed("ciosim-mpi reported " + std::to_string(real.results.size()) + " runs for " +
@@ -173,8 +179,8 @@ int validate_command(const ValidateOptions& opt) {
       say("running the reference MPI_File_write_all (" + label + ")");
       try {
         refs.emplace_back(label, launch(launcher, opt, ranks, load.sets, args,
-                                        {"--reference", label, "--work-dir", work.string()}, ws / ("ref-" + label),
-                                        ws / ("ref-" + label + ".log"), nullptr));
+                                        {"--reference", label, "--work-dir", work.string()},
+                                        ws / ("ref-" + label), ws / ("ref-" + label + ".log"), nullptr));
         ref_errors.emplace_back();
       } catch (const PointFailed& e) {
         refs.emplace_back(label, std::nullopt);
@@ -231,23 +237,25 @@ int validate_command(const ValidateOptions& opt) {
   }
 
   const std::string text = report_text(rep);
-  files.insert(files.begin(),
-               {{"results.json", config::results_json(s.name, sims)},
-                {"results.csv", config::results_csv(sims)},
-                {"mpi-results.json", slurp(ws / "mpi" / "results.json")},
-                {"mpi-results.csv", slurp(ws / "mpi" / "results.csv")},
-                {"mpi-timings.json", slurp(ws / "mpi" / "timings.json")},
-                {"validation.txt", text},
-                {"validation.json", report_json(rep)},
-                {"effective-config.toml", config::effective_config_toml(s)}});
+  files.insert(files.begin(), {{"results.json", config::results_json(s.name, sims)},
+                               {"results.csv", config::results_csv(sims)},
+                               {"mpi-results.json", slurp(ws / "mpi" / "results.json")},
+                               {"mpi-results.csv", slurp(ws / "mpi" / "results.csv")},
+                               {"mpi-timings.json", slurp(ws / "mpi" / "timings.json")},
+                               {"validation.txt", text},
+                               {"validation.json", report_json(rep)},
+                               {"effective-config.toml", config::effective_config_toml(s)}});
   for (const auto& [label, run] : refs)
-    if (run) files.emplace_back("reference-" + label + "-timings.json", slurp(ws / ("ref-" + label) / "timings.json"));
+    if (run)
+      files.emplace_back("reference-" + label + "-timings.json",
+                         slurp(ws / ("ref-" + label) / "timings.json"));
   write_output_dir(out, files);
   std::cout << text << std::flush;
-  say("wrote " + (out / "validation.txt").string() + ", validation.json, results.json (simulated), mpi-results.json");
+  say("wrote " + (out / "validation.txt").string() +
+      ", validation.json, results.json (simulated), mpi-results.json");
   if (!rep.passed()) {
-    std::cerr << "ciosim: validation failed: the simulated and the real run disagree (see " << (out / "validation.txt").string()
-              << ")" << std::endl;
+    std::cerr << "ciosim: validation failed: the simulated and the real run disagree (see "
+              << (out / "validation.txt").string() << ")" << std::endl;
     return 1;
   }
   return 0;

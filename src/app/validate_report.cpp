@@ -98,7 +98,9 @@ std::string calls_difference(const RunResult& sim, const RunResult& mpi) {
   for (const auto& [k, n] : mpi.calls) kinds.insert(k);
   std::string out;
   const auto add = [&](const std::string& what, std::int64_t a, std::int64_t b) {
-    if (a != b) out += (out.empty() ? "" : ", ") + what + " " + std::to_string(a) + " (sim) vs " + std::to_string(b) + " (mpi)";
+    if (a != b)
+      out += (out.empty() ? "" : ", ") + what + " " + std::to_string(a) + " (sim) vs " + std::to_string(b) +
+             " (mpi)";
   };
   for (const auto& k : kinds) {
     const auto a = sim.calls.find(k), b = mpi.calls.find(k);
@@ -146,14 +148,17 @@ std::string report_text(const ValidationReport& r) {
   for (const auto& n : r.notes) out << "note: " << n << "\n";
   out << "\n";
 
-  out << "Correctness: (a) simulated file = real file = expected layout, and each run's own check (a write's\n"
+  out << "Correctness: (a) simulated file = real file = expected layout, and each run's own check (a "
+         "write's\n"
          "file, a read's data); (b) identical per-rank call traces and per-kind call counts\n";
-  std::vector<std::vector<std::string>> rows{{"#", "algorithm", "params", "(a) file", "(b) trace", "(b) calls", ""}};
+  std::vector<std::vector<std::string>> rows{
+      {"#", "algorithm", "params", "(a) file", "(b) trace", "(b) calls", ""}};
   for (const auto& p : r.points) {
-    std::string file = p.file_ok() ? "ok, " + std::to_string(p.expected_bytes) + " B"
-                                   : std::string("FAIL") + (p.sim_file_ok ? "" : " sim-file") +
-                                         (p.mpi_file_ok ? "" : " mpi-file") + (p.files_identical ? "" : " differ") +
-                                         (p.sim_verified ? "" : " sim-check") + (p.mpi_verified ? "" : " mpi-check");
+    std::string file = p.file_ok()
+                           ? "ok, " + std::to_string(p.expected_bytes) + " B"
+                           : std::string("FAIL") + (p.sim_file_ok ? "" : " sim-file") +
+                                 (p.mpi_file_ok ? "" : " mpi-file") + (p.files_identical ? "" : " differ") +
+                                 (p.sim_verified ? "" : " sim-check") + (p.mpi_verified ? "" : " mpi-check");
     rows.push_back({std::to_string(p.index), p.algorithm, p.label.empty() ? "-" : p.label, file,
                     p.trace_difference.empty() ? "ok" : "FAIL", p.calls_difference.empty() ? "ok" : "FAIL",
                     p.passed() ? "" : "<-"});
@@ -168,7 +173,8 @@ std::string report_text(const ValidationReport& r) {
       << " runs, [min, max]); error = (predicted - measured) / measured. Reported, not asserted.\n";
   for (const auto& p : r.points) {
     out << "  point " << p.index << ": " << p.algorithm << (p.label.empty() ? "" : "  " + p.label) << "\n";
-    std::vector<std::vector<std::string>> t{{"phase", "predicted_s", "measured_s", "min_s", "max_s", "error"}};
+    std::vector<std::vector<std::string>> t{
+        {"phase", "predicted_s", "measured_s", "min_s", "max_s", "error"}};
     for (const auto& ph : p.timing)
       t.push_back({ph.name, fixed(ph.predicted_s), fixed(ph.measured_s), fixed(ph.min_s), fixed(ph.max_s),
                    percent(ph.relative_error())});
@@ -198,7 +204,8 @@ std::string report_text(const ValidationReport& r) {
                                      [&](const ReferenceRun& x) { return x.label == l; });
         if (it == p.references.end() || !it->available) {
           row.insert(row.end(), {"n/a", "-"});
-          if (it != p.references.end() && std::find(notes.begin(), notes.end(), l + ": " + it->why) == notes.end())
+          if (it != p.references.end() &&
+              std::find(notes.begin(), notes.end(), l + ": " + it->why) == notes.end())
             notes.push_back(l + ": " + it->why);
         } else {
           row.insert(row.end(), {fixed(it->total.measured_s), it->verified ? "ok" : "WRONG"});
@@ -211,8 +218,9 @@ std::string report_text(const ValidationReport& r) {
     out << table(t, right, "  ");
     for (const auto& n : notes) out << "  unavailable: " << n << "\n";
   }
-  out << "\n" << (r.passed() ? "PASSED" : "FAILED") << ": (a) and (b) " << (r.passed() ? "hold" : "fail")
-      << " for " << (r.passed() ? "every" : "some") << " point\n";
+  out << "\n"
+      << (r.passed() ? "PASSED" : "FAILED") << ": (a) and (b) " << (r.passed() ? "hold" : "fail") << " for "
+      << (r.passed() ? "every" : "some") << " point\n";
   return out.str();
 }
 
@@ -233,12 +241,9 @@ std::string report_json(const ValidationReport& r) {
     o["algorithm"] = p.algorithm;
     o["params"] = p.label;
     o["passed"] = p.passed();
-    o["file"] = ojson{{"expected_bytes", p.expected_bytes},
-                      {"simulated_is_expected", p.sim_file_ok},
-                      {"real_is_expected", p.mpi_file_ok},
-                      {"identical", p.files_identical},
-                      {"simulated_run_verified", p.sim_verified},
-                      {"real_run_verified", p.mpi_verified}};
+    o["file"] = ojson{{"expected_bytes", p.expected_bytes},       {"simulated_is_expected", p.sim_file_ok},
+                      {"real_is_expected", p.mpi_file_ok},        {"identical", p.files_identical},
+                      {"simulated_run_verified", p.sim_verified}, {"real_run_verified", p.mpi_verified}};
     o["trace_identical"] = p.trace_difference.empty();
     if (!p.trace_difference.empty()) o["trace_difference"] = p.trace_difference;
     o["calls_identical"] = p.calls_difference.empty();

@@ -27,9 +27,9 @@ struct ReferenceRun {
   std::string label;       ///< "romio321", "ompio", "romio"
   bool available = false;  ///< false: the launch failed; `why` says how
   std::string why;
-  PhaseTiming total;       ///< measured only
-  PhaseTiming write;       ///< the set_view + write_all phase, measured only
-  bool verified = false;   ///< the file is x in its order
+  PhaseTiming total;      ///< measured only
+  PhaseTiming write;      ///< the set_view + write_all phase, measured only
+  bool verified = false;  ///< the file is x in its order
 };
 
 struct PointReport {
@@ -37,18 +37,16 @@ struct PointReport {
   std::string algorithm;
   std::string label;  ///< the point's params
   std::int64_t expected_bytes = 0;
-  bool sim_file_ok = false;    ///< the simulated file is the expected layout
-  bool mpi_file_ok = false;    ///< the real file is the expected layout
+  bool sim_file_ok = false;  ///< the simulated file is the expected layout
+  bool mpi_file_ok = false;  ///< the real file is the expected layout
   bool files_identical = false;
-  bool sim_verified = false;    ///< the simulated run's own check (write: its file; read: the data read back)
-  bool mpi_verified = false;    ///< the real run's own check, in every repetition
+  bool sim_verified = false;  ///< the simulated run's own check (write: its file; read: the data read back)
+  bool mpi_verified = false;  ///< the real run's own check, in every repetition
   std::string trace_difference;  ///< "" = identical
   std::string calls_difference;  ///< "" = identical per-kind counts and bytes
   std::vector<PhaseTiming> timing;
   std::vector<ReferenceRun> references;
-  bool passed() const {
-    return file_ok() && trace_difference.empty() && calls_difference.empty();
-  }
+  bool passed() const { return file_ok() && trace_difference.empty() && calls_difference.empty(); }
   bool file_ok() const {
     return sim_file_ok && mpi_file_ok && files_identical && sim_verified && mpi_verified;
   }
@@ -59,8 +57,8 @@ struct ValidationReport {
   std::string platform;  ///< the simulated platform (as run.platform names it)
   int ranks = 0;
   int repeat = 0;
-  std::string launcher;  ///< the launcher's version line
-  std::string command;   ///< how ciosim-mpi was started
+  std::string launcher;            ///< the launcher's version line
+  std::string command;             ///< how ciosim-mpi was started
   std::vector<std::string> notes;  ///< caveats printed under the heading
   std::vector<PointReport> points;
   bool passed() const;

@@ -21,7 +21,8 @@ std::string fmt(const char* f, double v) {
 }
 
 const json& need(const json& m, const char* key) {
-  if (!m.contains(key)) throw std::invalid_argument(std::string("calibration measurements lack \"") + key + "\"");
+  if (!m.contains(key))
+    throw std::invalid_argument(std::string("calibration measurements lack \"") + key + "\"");
   return m.at(key);
 }
 
@@ -54,7 +55,8 @@ std::int64_t knee(const json& arr, double slope, double fraction) {
 }  // namespace
 
 LineFit fit_relative(const std::vector<double>& x, const std::vector<double>& y) {
-  if (x.size() != y.size() || x.size() < 2) throw std::invalid_argument("fit_relative needs at least two points");
+  if (x.size() != y.size() || x.size() < 2)
+    throw std::invalid_argument("fit_relative needs at least two points");
   if (std::set<double>(x.begin(), x.end()).size() < 2)
     throw std::invalid_argument("fit_relative needs two distinct sizes");
   double s_ww = 0, s_wx = 0, s_wxx = 0, s_wy = 0, s_wxy = 0;
@@ -96,13 +98,15 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
     for (const auto& h : distinct)
       per_host = std::max(per_host, static_cast<int>(std::count(hosts.begin(), hosts.end(), h)));
     p.cores_per_node = std::max(per_host, ctx.cores);
-    src.emplace_back("nodes.count_source", "hosts of the " + std::to_string(ranks) + " measuring ranks (" + how + ")");
-    src.emplace_back("nodes.cores_per_node_source",
-                     "max(ranks per host = " + std::to_string(per_host) + ", hardware threads = " +
-                         std::to_string(ctx.cores) + "); more ranks per host are oversubscribed");
+    src.emplace_back("nodes.count_source",
+                     "hosts of the " + std::to_string(ranks) + " measuring ranks (" + how + ")");
+    src.emplace_back("nodes.cores_per_node_source", "max(ranks per host = " + std::to_string(per_host) +
+                                                        ", hardware threads = " + std::to_string(ctx.cores) +
+                                                        "); more ranks per host are oversubscribed");
     const json& mc = need(m, "memcpy");
     p.memcpy_Bps = mc.at("bytes").get<double>() / median_of(mc.at("seconds"));
-    src.emplace_back("nodes.memcpy_Bps_source", "std::memcpy of " + fmt("%.0f", mc.at("bytes").get<double>() / 1048576) +
+    src.emplace_back("nodes.memcpy_Bps_source", "std::memcpy of " +
+                                                    fmt("%.0f", mc.at("bytes").get<double>() / 1048576) +
                                                     " MiB, median of repetitions (" + how + ")");
     const json& pk = need(m, "pack");
     const double per_tuple = median_of(pk.at("seconds")) / pk.at("tuples").get<double>();
@@ -126,9 +130,9 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
       throw std::invalid_argument("the ping-pong times do not grow with the size; rerun calibrate");
     NetworkProfile mpi;
     mpi.name = ctx.name + "-mpi";
-    mpi.description = std::string("MPI between ranks ") + (one_host ? "on one host (shared memory)" : "on two hosts") +
-                      ", measured: one-way " + fmt("%.2f", latency * 1e6) + " us + S / " +
-                      fmt("%.0f", bandwidth / 1e6) + " MB/s";
+    mpi.description = std::string("MPI between ranks ") +
+                      (one_host ? "on one host (shared memory)" : "on two hosts") + ", measured: one-way " +
+                      fmt("%.2f", latency * 1e6) + " us + S / " + fmt("%.0f", bandwidth / 1e6) + " MB/s";
     mpi.source = "MPI_Send/MPI_Recv ping-pong between ranks 0 and 1 (" + how + ")";
     mpi.link_bandwidth_Bps = bandwidth;
     const std::string lat_fit = "intercept of the one-way time fitted over 1..4096 B";
@@ -158,9 +162,10 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
     src.emplace_back("network.profiles." + mpi.name + ".size_factors_source",
                      "1: the fitted bandwidth is already the effective one");
     p.loopback_Bps = one_host ? bandwidth : p.memcpy_Bps;
-    src.emplace_back("nodes.loopback_Bps_source",
-                     one_host ? "the ping-pong bandwidth (ranks 0 and 1 on one host): " + bw_fit
-                              : std::string("memcpy_Bps (intra-node messages not measured: ranks 0 and 1 on two hosts)"));
+    src.emplace_back(
+        "nodes.loopback_Bps_source",
+        one_host ? "the ping-pong bandwidth (ranks 0 and 1 on one host): " + bw_fit
+                 : std::string("memcpy_Bps (intra-node messages not measured: ranks 0 and 1 on two hosts)"));
 
     NetworkProfile io;
     io.name = ctx.name + "-io";
@@ -172,6 +177,13 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
     src.emplace_back("network.profiles." + io.name + ".link_bandwidth_Bps_source", "memcpy_Bps");
     src.emplace_back("network.profiles." + io.name + ".link_latency_s_source",
                      "0: the per-call cost is in pvfs.request_overhead_s");
+    src.emplace_back("network.profiles." + io.name + ".send_overhead_s_source",
+                     "0: the per-call cost is in pvfs.request_overhead_s");
+    src.emplace_back("network.profiles." + io.name + ".recv_overhead_s_source",
+                     "0: the per-call cost is in pvfs.request_overhead_s");
+    src.emplace_back("network.profiles." + io.name + ".eager_threshold_source",
+                     "unused: PVFS traffic has no eager/rendezvous switch");
+    src.emplace_back("network.profiles." + io.name + ".size_factors_source", "1: a memory copy");
     p.networks = {mpi, io};
     p.network_mpi = mpi.name;
     p.network_io = io.name;
@@ -190,7 +202,8 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
     fs.io_servers = 1;
     src.emplace_back("pvfs.io_servers_source", "one local file system");
     const json& all = need(m, "file_write_all_ranks");
-    const double agg = all.at("ranks").get<double>() * all.at("bytes_per_rank").get<double>() / median_of(all.at("seconds"));
+    const double agg =
+        all.at("ranks").get<double>() * all.at("bytes_per_rank").get<double>() / median_of(all.at("seconds"));
     fs.disk_write_Bps = agg;
     src.emplace_back("pvfs.disk_write_Bps_source",
                      "all " + std::to_string(all.at("ranks").get<int>()) + " ranks writing " +
@@ -198,11 +211,13 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
                          " MiB each at once with MPI_File_write_at (page cache, no sync; rank 0 alone: " +
                          fmt("%.0f", 1 / wfit.slope / 1e6) + " MB/s) (" + how + ")");
     fs.disk_read_Bps = 1 / rfit.slope;
-    src.emplace_back("pvfs.disk_read_Bps_source",
-                     "1 / slope of rank 0's MPI_File_read_at time per call over 4 KiB..16 MiB (page cache) (" + how + ")");
+    src.emplace_back(
+        "pvfs.disk_read_Bps_source",
+        "1 / slope of rank 0's MPI_File_read_at time per call over 4 KiB..16 MiB (page cache) (" + how + ")");
     fs.request_overhead_s = wfit.intercept;
-    src.emplace_back("pvfs.request_overhead_s_source",
-                     "intercept of rank 0's MPI_File_write_at time per call over 4 KiB..16 MiB (" + how + ")");
+    src.emplace_back(
+        "pvfs.request_overhead_s_source",
+        "intercept of rank 0's MPI_File_write_at time per call over 4 KiB..16 MiB (" + how + ")");
     const json& lw = need(m, "list_write");
     const double regions = lw.at("regions").get<double>();
     fs.region_overhead_s =
@@ -210,13 +225,15 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
     src.emplace_back("pvfs.region_overhead_s_source",
                      "(one write_list of " + fmt("%.0f", regions) +
                          " 64-byte regions - one contiguous write of the same bytes) / regions, MpiProcess's "
-                         "hindexed-view list write (" + how + ")");
+                         "hindexed-view list write (" +
+                         how + ")");
     fs.client_region_overhead_s = 0;
     src.emplace_back("pvfs.client_region_overhead_s_source", "0: included in region_overhead_s");
     fs.stripe_size = knee(fw, wfit.slope, 0.9);
-    src.emplace_back("pvfs.stripe_size_source",
-                     "the smallest MPI_File_write_at size reaching 90% of the fitted write bandwidth (one server: "
-                     "sets how requests are cut)");
+    src.emplace_back(
+        "pvfs.stripe_size_source",
+        "the smallest MPI_File_write_at size reaching 90% of the fitted write bandwidth (one server: "
+        "sets how requests are cut)");
     fs.flow_buffer = fs.stripe_size;
     src.emplace_back("pvfs.flow_buffer_source", "as stripe_size");
     fs.max_outstanding = 8;
@@ -227,10 +244,11 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
     src.emplace_back("pvfs.region_descriptor_source", "two 64-bit integers per region");
 
     const double oc = median_of(need(m, "open_close").at("seconds"));
-    p.description = "Measured by ciosim calibrate: " + ctx.machine + ", " + need(m, "mpi_library").get<std::string>() +
-                    "; MPI one-way " + fmt("%.2f", latency * 1e6) + " us, " + fmt("%.0f", bandwidth / 1e6) +
-                    " MB/s; file write " + fmt("%.0f", agg / 1e6) + " MB/s (page cache); collective open+close " +
-                    fmt("%.2f", oc * 1e3) + " ms (not modelled: PVFS metadata costs one request each)";
+    p.description =
+        "Measured by ciosim calibrate: " + ctx.machine + ", " + need(m, "mpi_library").get<std::string>() +
+        "; MPI one-way " + fmt("%.2f", latency * 1e6) + " us, " + fmt("%.0f", bandwidth / 1e6) +
+        " MB/s; file write " + fmt("%.0f", agg / 1e6) + " MB/s (page cache); collective open+close " +
+        fmt("%.2f", oc * 1e3) + " ms (not modelled: PVFS metadata costs one request each)";
     src.emplace_back("name_source", how);
     std::sort(src.begin(), src.end());
     check_platform(p, "calibrated platform");

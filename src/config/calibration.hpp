@@ -37,11 +37,11 @@ LineFit fit_relative(const std::vector<double>& x, const std::vector<double>& y)
 
 /// What calibrate knows besides the measurements.
 struct CalibrationContext {
-  std::string name;         ///< the platform's name
-  std::string machine;      ///< e.g. "2 x Intel Xeon, 23 GiB" (goes into the description)
-  std::string date;         ///< YYYY-MM-DD
-  std::string command;      ///< how it was measured, e.g. "ciosim calibrate -n 2"
-  int cores = 1;            ///< hardware threads of one host
+  std::string name;                   ///< the platform's name
+  std::string machine;                ///< e.g. "2 x Intel Xeon, 23 GiB" (goes into the description)
+  std::string date;                   ///< YYYY-MM-DD
+  std::string command;                ///< how it was measured, e.g. "ciosim calibrate -n 2"
+  int cores = 1;                      ///< hardware threads of one host
   std::int64_t eager_threshold = -1;  ///< the MPI's eager limit if known (e.g. from ompi_info), else -1
   std::string eager_source;           ///< where it comes from
 };

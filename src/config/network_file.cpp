@@ -51,8 +51,8 @@ std::vector<SizeFactor> size_factors(const toml::node& n, const std::string& wha
     const std::int64_t min = *(*pair)[0].value<std::int64_t>();
     const double f = number((*pair)[1], what);
     if (min < 0 || !(f > 0 && f <= 1))
-      throw ConfigError(what + ": min_bytes must be >= 0 and the factor in (0, 1], got [" + std::to_string(min) +
-                        ", " + format_double(f) + "]");
+      throw ConfigError(what + ": min_bytes must be >= 0 and the factor in (0, 1], got [" +
+                        std::to_string(min) + ", " + format_double(f) + "]");
     out.push_back(SizeFactor{min, f});
   }
   return out;
@@ -85,7 +85,9 @@ NetworkProfile parse_one(const std::string& name, const toml::table& t, const st
       const Number* num = nullptr;
       for (const auto& n : kNumbers)
         if (key == n.key) num = &n;
-      if (!num) throw ConfigError(at(origin, v) + "unknown key " + table + "." + key + "; valid keys: " + valid_keys());
+      if (!num)
+        throw ConfigError(at(origin, v) + "unknown key " + table + "." + key +
+                          "; valid keys: " + valid_keys());
       const double x = number(v, where);
       if (!std::isfinite(x) || (num->above ? !(x > num->min) : !(x >= num->min)))
         throw ConfigError(where + " must be " + (num->above ? "> 0" : ">= 0") + ", got " + format_double(x));
@@ -103,18 +105,20 @@ NetworkProfile parse_one(const std::string& name, const toml::table& t, const st
 
 }  // namespace
 
-std::vector<NetworkProfile> parse_network_profiles(const toml::node& profiles, const std::string& origin,
-                                                   std::vector<std::pair<std::string, std::string>>& sources) {
+std::vector<NetworkProfile> parse_network_profiles(
+    const toml::node& profiles, const std::string& origin,
+    std::vector<std::pair<std::string, std::string>>& sources) {
   const auto* t = profiles.as_table();
   if (!t)
-    throw ConfigError(at(origin, profiles) + "network.profiles must be a table of [network.profiles.NAME] tables, got " +
+    throw ConfigError(at(origin, profiles) +
+                      "network.profiles must be a table of [network.profiles.NAME] tables, got " +
                       toml_type(profiles));
   std::vector<NetworkProfile> out;
   for (auto&& [k, v] : *t) {
     const std::string name(k.str());
     if (!v.is_table())
-      throw ConfigError(at(origin, v) + "network.profiles." + name + " must be a table (a network profile), got " +
-                        toml_type(v));
+      throw ConfigError(at(origin, v) + "network.profiles." + name +
+                        " must be a table (a network profile), got " + toml_type(v));
     for (const auto& b : network_profiles())
       if (b.name == name)
         throw ConfigError(at(origin, v) + "network.profiles." + name +
@@ -152,8 +156,9 @@ std::string network_profiles_toml(const std::vector<NetworkProfile>& profiles, c
   return out.str();
 }
 
-nlohmann::ordered_json network_profiles_json(const std::vector<NetworkProfile>& profiles,
-                                             const std::vector<std::pair<std::string, std::string>>& sources) {
+nlohmann::ordered_json network_profiles_json(
+    const std::vector<NetworkProfile>& profiles,
+    const std::vector<std::pair<std::string, std::string>>& sources) {
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
   for (const auto& p : profiles) {
     nlohmann::ordered_json o;

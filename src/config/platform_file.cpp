@@ -225,9 +225,9 @@ PlatformFile platform_from_table(const toml::table& doc, const std::string& orig
           set_field(*f, out.spec, value, where2);
           seen.insert(dotted);
         } else {
-          throw ConfigError(where2 + "unknown key " + dotted + "; valid keys in [" + key +
-                            "]: " + join(keys_of(key)) + (key == "network" ? ", [network.profiles.NAME]" : "") +
-                            ", and any key ending in _source");
+          throw ConfigError(
+              where2 + "unknown key " + dotted + "; valid keys in [" + key + "]: " + join(keys_of(key)) +
+              (key == "network" ? ", [network.profiles.NAME]" : "") + ", and any key ending in _source");
         }
       }
     } else {
@@ -344,8 +344,8 @@ std::string platform_toml(const PlatformFile& p, const std::string& table_prefix
     }
     rest(t);
     if (t == "network")
-      out << network_profiles_toml(spec.networks, (table_prefix.empty() ? "" : table_prefix + ".") + "network.profiles",
-                                   p.sources);
+      out << network_profiles_toml(
+          spec.networks, (table_prefix.empty() ? "" : table_prefix + ".") + "network.profiles", p.sources);
   }
   return out.str();
 }
@@ -373,9 +373,11 @@ nlohmann::ordered_json platform_json(const PlatformFile& p) {
       put_sources(obj, t, key);
     }
     for (const auto& [k, v] : p.sources)
-      if (k.starts_with(t + ".") && !k.starts_with("network.profiles.") && !obj.contains(k.substr(t.size() + 1)))
+      if (k.starts_with(t + ".") && !k.starts_with("network.profiles.") &&
+          !obj.contains(k.substr(t.size() + 1)))
         obj[k.substr(t.size() + 1)] = v;
-    if (t == "network" && !spec.networks.empty()) obj["profiles"] = network_profiles_json(spec.networks, p.sources);
+    if (t == "network" && !spec.networks.empty())
+      obj["profiles"] = network_profiles_json(spec.networks, p.sources);
     j[t] = std::move(obj);
   }
   return j;

@@ -18,13 +18,13 @@ namespace ciosim {
 struct PlatformSpec {
   std::string name;
   std::string description;
-  int nodes = 16;                       ///< compute nodes
-  int cores_per_node = 1;               ///< ranks placed per node (rank r on node r / cores_per_node)
-  double memcpy_Bps = 300e6;            ///< CPU cost of copying, bytes/s
-  double tuple_cost_s = 50e-9;          ///< CPU cost per offset-length tuple processed, s
-  double loopback_Bps = 1e9;            ///< intra-node message bandwidth, bytes/s
-  std::string network_mpi = "myrinet";  ///< default profile of the MPI network
-  std::string network_io = "myrinet";   ///< default profile of the network PVFS uses
+  int nodes = 16;                        ///< compute nodes
+  int cores_per_node = 1;                ///< ranks placed per node (rank r on node r / cores_per_node)
+  double memcpy_Bps = 300e6;             ///< CPU cost of copying, bytes/s
+  double tuple_cost_s = 50e-9;           ///< CPU cost per offset-length tuple processed, s
+  double loopback_Bps = 1e9;             ///< intra-node message bandwidth, bytes/s
+  std::string network_mpi = "myrinet";   ///< default profile of the MPI network
+  std::string network_io = "myrinet";    ///< default profile of the network PVFS uses
   std::vector<NetworkProfile> networks;  ///< the platform file's own profiles ([network.profiles.NAME])
   PvfsConfig pvfs;
 };

@@ -268,6 +268,13 @@ class Expander {
     r.platform.network_io = r.network_io;
     resolve("network.mpi", r.network_mpi);
     resolve("network.io", r.network_io);
+    for (const std::string* n : {&r.network_mpi, &r.network_io}) {
+      try {
+        (void)network_profile(*n, r.platform.networks);
+      } catch (const std::invalid_argument& e) {
+        throw ConfigError(where + "platform " + quote(pname) + ": " + one_line(e.what()));
+      }
+    }
     r.workload.kind = str("workload.kind");
     r.workload.nx = num("workload.nx");
     r.workload.bx = num("workload.bx");
@@ -367,7 +374,15 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin, c
   }
   for (auto& n : platform_names(opt.data_dirs))
     if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(std::move(n));
-  const std::vector<Param> params = parameters(names);
+  std::vector<Param> params = parameters(names);
+  // The inline platforms' own network profiles are valid network.mpi/io values too (a saved effective
+  // configuration names them); whether a point's platform defines the name is checked when it is built.
+  for (auto& p : params)
+    if (p.key == "network.mpi" || p.key == "network.io")
+      for (const auto& [name, pf] : inline_platforms)
+        for (const auto& n : pf.spec.networks)
+          if (std::find(p.choices.begin(), p.choices.end(), n.name) == p.choices.end())
+            p.choices.push_back(n.name);
   const std::vector<std::string> tables = table_names(params);
 
   Scenario s;

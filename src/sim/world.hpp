@@ -31,7 +31,6 @@ struct World {
   std::vector<sg4::ActorPtr> rank_actors;
   pvfs::FileStore file;
   std::vector<RankRecord> records;
-  std::int64_t next_request_id = 0;  ///< PVFS request ids (deterministic: the simulation is)
   std::vector<std::string> errors;   ///< exceptions caught inside actors, reported after run()
 };
 

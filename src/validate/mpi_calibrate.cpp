@@ -50,8 +50,8 @@ ojson pingpong(MPI_Comm comm, int rank, bool quick) {
   for (std::int64_t size : sizes(1, quick ? 262144 : 4194304)) {
     std::vector<std::byte> buf(static_cast<std::size_t>(size));
     const int n = static_cast<int>(size);
-    const int iters = std::clamp(static_cast<int>((quick ? 4e6 : 64e6) / static_cast<double>(size + 4096)), 10,
-                                 quick ? 200 : 2000);
+    const int iters = std::clamp(static_cast<int>((quick ? 4e6 : 64e6) / static_cast<double>(size + 4096)),
+                                 10, quick ? 200 : 2000);
     const auto round_trips = [&](int k) {
       for (int i = 0; i < k; ++i) {
         if (rank == 0) {
@@ -117,17 +117,20 @@ ojson file_calls(const std::string& path, bool write, bool quick) {
     if (!write) {  // the data to read: written once, read from the page cache like a just-written file
       check(MPI_File_set_size(fh, 0), "MPI_File_set_size");
       for (int i = 0; i < calls; ++i)
-        check(MPI_File_write_at(fh, i * size, buf.data(), static_cast<int>(size), MPI_BYTE, MPI_STATUS_IGNORE),
-              "MPI_File_write_at");
+        check(
+            MPI_File_write_at(fh, i * size, buf.data(), static_cast<int>(size), MPI_BYTE, MPI_STATUS_IGNORE),
+            "MPI_File_write_at");
     }
     const Stats s = repeat(quick ? 3 : 5, [&] {
       if (write) check(MPI_File_set_size(fh, 0), "MPI_File_set_size");
       const double t0 = MPI_Wtime();
       for (int i = 0; i < calls; ++i) {
         const MPI_Offset off = i * size;
-        check(write ? MPI_File_write_at(fh, off, buf.data(), static_cast<int>(size), MPI_BYTE, MPI_STATUS_IGNORE)
-                    : MPI_File_read_at(fh, off, buf.data(), static_cast<int>(size), MPI_BYTE, MPI_STATUS_IGNORE),
-              write ? "MPI_File_write_at" : "MPI_File_read_at");
+        check(
+            write
+                ? MPI_File_write_at(fh, off, buf.data(), static_cast<int>(size), MPI_BYTE, MPI_STATUS_IGNORE)
+                : MPI_File_read_at(fh, off, buf.data(), static_cast<int>(size), MPI_BYTE, MPI_STATUS_IGNORE),
+            write ? "MPI_File_write_at" : "MPI_File_read_at");
       }
       return (MPI_Wtime() - t0) / calls;
     });
@@ -142,7 +145,8 @@ ojson file_all_ranks(MPI_Comm comm, int rank, int size, const std::string& path,
   const std::int64_t block = quick ? (4 << 20) : (16 << 20), call = 1 << 20;
   std::vector<std::byte> buf(static_cast<std::size_t>(call), std::byte{6});
   MPI_File fh;
-  check(MPI_File_open(comm, path.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh), "MPI_File_open");
+  check(MPI_File_open(comm, path.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh),
+        "MPI_File_open");
   const Stats s = repeat(quick ? 3 : 5, [&] {
     check(MPI_File_set_size(fh, 0), "MPI_File_set_size");
     MPI_Barrier(comm);
@@ -193,7 +197,8 @@ ojson open_close(MPI_Comm comm, const std::string& path, bool quick) {
     MPI_Barrier(comm);
     const double t0 = MPI_Wtime();
     MPI_File fh;
-    check(MPI_File_open(comm, path.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh), "MPI_File_open");
+    check(MPI_File_open(comm, path.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh),
+          "MPI_File_open");
     check(MPI_File_close(&fh), "MPI_File_close");
     double t = MPI_Wtime() - t0, tmax = 0;
     MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm);
@@ -210,7 +215,8 @@ int calibrate(MPI_Comm comm, const CalibrateOptions& opt) {
   MPI_Comm_size(comm, &size);
   if (size < 2) throw std::invalid_argument("calibrate needs at least 2 ranks (mpirun -n 2 or more)");
   const fs::path dir = opt.work_dir;
-  if (!fs::is_directory(dir)) throw std::invalid_argument("--work-dir " + opt.work_dir + " is not a directory");
+  if (!fs::is_directory(dir))
+    throw std::invalid_argument("--work-dir " + opt.work_dir + " is not a directory");
   const std::string file = (dir / "ciosim-calibrate.dat").string();
   char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {};
   int len = 0;

@@ -34,7 +34,8 @@ std::vector<std::string> host_names(MPI_Comm comm) {
   int len = 0;
   MPI_Get_processor_name(name, &len);
   std::vector<char> all(static_cast<std::size_t>(size) * MPI_MAX_PROCESSOR_NAME);
-  check(MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm),
+  check(MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                      comm),
         "MPI_Allgather");
   std::vector<std::string> out;
   for (int r = 0; r < size; ++r)
@@ -220,8 +221,8 @@ void MpiProcess::do_write_at(Offset offset, std::span<const std::byte> data) {
   for (std::size_t done = 0; done < data.size();) {
     const std::size_t n = std::min(kMaxPiece, data.size() - done);
     MPI_Status st;
-    check(MPI_File_write_at(file_, offset + static_cast<Offset>(done), data.data() + done, static_cast<int>(n),
-                            MPI_BYTE, &st),
+    check(MPI_File_write_at(file_, offset + static_cast<Offset>(done), data.data() + done,
+                            static_cast<int>(n), MPI_BYTE, &st),
           "MPI_File_write_at");
     int got = 0;
     MPI_Get_count(&st, MPI_BYTE, &got);
@@ -270,27 +271,32 @@ void MpiProcess::list_io(bool write, std::span<const Extent> regions, std::byte*
     throw std::invalid_argument("list I/O: the regions hold " + std::to_string(mem) + " bytes, the buffer " +
                                 std::to_string(size));
   if (pieces.empty()) return;
-  std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.file < b.file; });
+  std::stable_sort(pieces.begin(), pieces.end(),
+                   [](const Piece& a, const Piece& b) { return a.file < b.file; });
   std::vector<int> lens;
   std::vector<MPI_Aint> fdisp, mdisp;
   for (std::size_t i = 0; i < pieces.size(); ++i) {
     if (i > 0 && pieces[i].file < pieces[i - 1].file + pieces[i - 1].len)
-      throw std::invalid_argument("list I/O: regions overlap at file offset " + std::to_string(pieces[i].file));
+      throw std::invalid_argument("list I/O: regions overlap at file offset " +
+                                  std::to_string(pieces[i].file));
     lens.push_back(count_of(static_cast<std::size_t>(pieces[i].len), "list I/O region"));
     fdisp.push_back(static_cast<MPI_Aint>(pieces[i].file));
     mdisp.push_back(static_cast<MPI_Aint>(pieces[i].mem));
   }
   const int n = static_cast<int>(pieces.size());
   MPI_Datatype filetype, memtype;
-  check(MPI_Type_create_hindexed(n, lens.data(), fdisp.data(), MPI_BYTE, &filetype), "MPI_Type_create_hindexed");
-  check(MPI_Type_create_hindexed(n, lens.data(), mdisp.data(), MPI_BYTE, &memtype), "MPI_Type_create_hindexed");
+  check(MPI_Type_create_hindexed(n, lens.data(), fdisp.data(), MPI_BYTE, &filetype),
+        "MPI_Type_create_hindexed");
+  check(MPI_Type_create_hindexed(n, lens.data(), mdisp.data(), MPI_BYTE, &memtype),
+        "MPI_Type_create_hindexed");
   MPI_Type_commit(&filetype);
   MPI_Type_commit(&memtype);
   MPI_File fh = self_handle();
   int rc = MPI_File_set_view(fh, 0, MPI_BYTE, filetype, "native", MPI_INFO_NULL);
   MPI_Status st;
   if (rc == MPI_SUCCESS)
-    rc = write ? MPI_File_write_at(fh, 0, data, 1, memtype, &st) : MPI_File_read_at(fh, 0, data, 1, memtype, &st);
+    rc = write ? MPI_File_write_at(fh, 0, data, 1, memtype, &st)
+               : MPI_File_read_at(fh, 0, data, 1, memtype, &st);
   MPI_Type_free(&filetype);
   MPI_Type_free(&memtype);
   check(rc, write ? "list write (MPI_File_set_view + MPI_File_write_at)"

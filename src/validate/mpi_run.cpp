@@ -58,7 +58,8 @@ RankRecord record_from_json(const nlohmann::json& j) {
   r.counters.bytes_read = j.at("read").get<std::int64_t>();
   for (const auto& e : j.at("trace"))
     r.trace.push_back(TraceEvent{e.at(0).get<std::string>(), static_cast<Call>(e.at(1).get<int>()),
-                                 e.at(2).get<int>(), e.at(3).get<std::int64_t>(), e.at(4).get<std::int64_t>()});
+                                 e.at(2).get<int>(), e.at(3).get<std::int64_t>(),
+                                 e.at(4).get<std::int64_t>()});
   return r;
 }
 
@@ -183,8 +184,10 @@ View make_view(const Datatype& dt, std::int64_t es, std::int64_t local_bytes) {
       md.push_back(static_cast<MPI_Aint>(r.mem));
     }
     const int n = static_cast<int>(merged.size());
-    check(MPI_Type_create_hindexed(n, lens.data(), fd.data(), MPI_BYTE, &v.filetype), "MPI_Type_create_hindexed");
-    check(MPI_Type_create_hindexed(n, lens.data(), md.data(), MPI_BYTE, &v.memtype), "MPI_Type_create_hindexed");
+    check(MPI_Type_create_hindexed(n, lens.data(), fd.data(), MPI_BYTE, &v.filetype),
+          "MPI_Type_create_hindexed");
+    check(MPI_Type_create_hindexed(n, lens.data(), md.data(), MPI_BYTE, &v.memtype),
+          "MPI_Type_create_hindexed");
     MPI_Type_commit(&v.memtype);
     v.mem_count = 1;
   }
@@ -218,9 +221,9 @@ std::vector<RankRecord> gather_records(MPI_Comm comm, const RankRecord& mine) {
   std::vector<RankRecord> out;
   if (rank == 0)
     for (int r = 0; r < size; ++r)
-      out.push_back(record_from_json(nlohmann::json::parse(
-          all.substr(static_cast<std::size_t>(displs[static_cast<std::size_t>(r)]),
-                     static_cast<std::size_t>(lens[static_cast<std::size_t>(r)])))));
+      out.push_back(record_from_json(
+          nlohmann::json::parse(all.substr(static_cast<std::size_t>(displs[static_cast<std::size_t>(r)]),
+                                           static_cast<std::size_t>(lens[static_cast<std::size_t>(r)])))));
   return out;
 }
 
@@ -276,7 +279,8 @@ PointRun run_technique(MPI_Comm comm, const RunSpec& spec, const PointOptions& o
   return out;
 }
 
-PointRun run_reference(MPI_Comm comm, const RunSpec& spec, const PointOptions& opt, const std::string& label) {
+PointRun run_reference(MPI_Comm comm, const RunSpec& spec, const PointOptions& opt,
+                       const std::string& label) {
   const Setup s = setup(comm, spec, opt);
   const std::int64_t es = spec.workload.element_size;
   const Datatype& mine = s.dist.per_rank[static_cast<std::size_t>(s.rank)];

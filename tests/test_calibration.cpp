@@ -1,0 +1,250 @@
+// Platform files' own network profiles ([network.profiles.NAME], config/network_file.hpp) and the fits of
+// `ciosim calibrate` (config/calibration.hpp), checked against measurements generated from known numbers.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "config/calibration.hpp"
+#include "config/params.hpp"
+#include "config/platform_file.hpp"
+#include "config/scenario.hpp"
+#include "sim/simulate.hpp"
+
+using namespace ciosim;
+using namespace ciosim::config;
+using json = nlohmann::json;
+
+namespace {
+
+const char* kBase = R"(name = "own"
+[nodes]
+count = 2
+cores_per_node = 1
+memcpy_Bps = 1e9
+tuple_cost_s = 1e-8
+loopback_Bps = 1e9
+[pvfs]
+io_servers = 1
+stripe_size = 65536
+disk_write_Bps = 1e8
+disk_read_Bps = 1e8
+request_overhead_s = 1e-5
+region_overhead_s = 1e-6
+client_region_overhead_s = 0
+flow_buffer = 65536
+max_outstanding = 8
+request_header = 256
+region_descriptor = 16
+)";
+
+const char* kNetwork = R"(
+[network]
+mpi = "lan"
+io = "myrinet"
+[network.profiles.lan]
+description = "a test LAN"
+source = "made up"
+link_bandwidth_Bps = 5e8
+link_bandwidth_Bps_source = "a datasheet"
+link_latency_s = 2e-6
+send_overhead_s = 1e-6
+recv_overhead_s = 1e-6
+eager_threshold = 8192
+size_factors = [[0, 0.9], [65536, 0.95]]
+)";
+
+std::string platform(const std::string& network = kNetwork) {
+  return std::string(kBase) + network;
+}
+
+/// Measurements as ciosim-mpi calibrate writes them, generated from known parameters (times exact).
+json synthetic(double L, double B, bool one_host) {
+  const auto stats = [](double t) { return json{{"median", t}, {"min", t}, {"max", t}}; };
+  json m;
+  m["ranks"] = 2;
+  m["hosts"] = one_host ? json{"a", "a"} : json{"a", "b"};
+  m["mpi_library"] = "Test MPI 1.0";
+  for (double s = 1; s <= 4194304; s *= 4)
+    m["pingpong"].push_back({{"bytes", s}, {"iterations", 10}, {"one_way_s", stats(L + s / B)}});
+  m["memcpy"] = {{"bytes", 1 << 26}, {"seconds", stats((1 << 26) / 4e9)}};  // 4 GB/s
+  const double tuple = 3e-9;
+  m["pack"] = {{"tuples", 1 << 20},
+               {"element_size", 4},
+               {"bytes", 4 << 20},
+               {"seconds", stats((1 << 20) * (tuple + 4 / 4e9))}};
+  for (double s = 4096; s <= 16777216; s *= 4) {
+    m["file_write"].push_back({{"bytes", s}, {"calls", 8}, {"seconds_per_call", stats(5e-6 + s / 2e9)}});
+    m["file_read"].push_back({{"bytes", s}, {"calls", 8}, {"seconds_per_call", stats(2e-6 + s / 8e9)}});
+  }
+  m["file_write_all_ranks"] = {{"ranks", 2},
+                               {"bytes_per_rank", 1 << 24},
+                               {"call_bytes", 1 << 20},
+                               {"seconds", stats(2.0 * (1 << 24) / 1.5e9)}};
+  m["list_write"] = {{"regions", 1000},
+                     {"region_bytes", 64},
+                     {"list_seconds", stats(1e-5 + 1000 * 7e-7)},
+                     {"contiguous_seconds", stats(1e-5)}};
+  m["open_close"] = {{"seconds", stats(1e-3)}};
+  return m;
+}
+
+CalibrationContext context() {
+  CalibrationContext c;
+  c.name = "here";
+  c.machine = "test machine";
+  c.date = "2026-01-01";
+  c.command = "ciosim calibrate -n 2";
+  c.cores = 8;
+  c.eager_threshold = 4096;
+  c.eager_source = "the test";
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("a platform defines its own network profiles, usable by [network] mpi/io") {
+  const PlatformFile pf = parse_platform(platform(), "own.toml");
+  REQUIRE(pf.spec.networks.size() == 1);
+  const NetworkProfile& lan = pf.spec.networks[0];
+  CHECK(lan.name == "lan");
+  CHECK(lan.description == "a test LAN");
+  CHECK(lan.link_bandwidth_Bps == 5e8);
+  CHECK(lan.link_latency_s == 2e-6);
+  CHECK(lan.eager_threshold == 8192);
+  REQUIRE(lan.size_factors.size() == 2);
+  CHECK(lan.size_factors[1].min_bytes == 65536);
+  CHECK(lan.size_factors[1].bandwidth_factor == 0.95);
+  CHECK(pf.spec.network_mpi == "lan");
+  CHECK(&network_profile("lan", pf.spec.networks) == &pf.spec.networks[0]);
+  CHECK(network_profile("myrinet", pf.spec.networks).name == "myrinet");
+  // The written file parses back to the same profiles, sources included.
+  const std::string text = platform_toml(pf, "");
+  CHECK(text.find("[network.profiles.lan]") != std::string::npos);
+  CHECK(text.find("link_bandwidth_Bps_source = \"a datasheet\"") != std::string::npos);
+  const PlatformFile back = parse_platform(text, "own.toml");
+  REQUIRE(back.spec.networks.size() == 1);
+  CHECK(back.spec.networks[0].size_factors.size() == 2);
+  CHECK(back.spec.networks[0].link_latency_s == lan.link_latency_s);
+  CHECK(back.sources == pf.sources);
+  CHECK(platform_json(pf)["network"]["profiles"]["lan"]["eager_threshold"] == 8192);
+}
+
+TEST_CASE("a platform's own network profiles: bad input is a one-line error") {
+  const auto err = [](const std::string& network) {
+    try {
+      parse_platform(platform(network), "own.toml");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  const std::string base = "\n[network]\nmpi = \"lan\"\nio = \"myrinet\"\n[network.profiles.lan]\n";
+  const std::string full =
+      "link_bandwidth_Bps = 1e9\nlink_latency_s = 0\nsend_overhead_s = 0\nrecv_overhead_s = 0\n";
+  CHECK(err(base + full + "eager_threshold = 0\n") == "(no error)");
+  CHECK_THAT(err(base + full),
+             Catch::Contains("missing required key(s) network.profiles.lan.eager_threshold"));
+  CHECK_THAT(
+      err(base + full + "eager_threshold = 0\nlatency = 1\n"),
+      Catch::Contains("unknown key network.profiles.lan.latency") && Catch::Contains("link_latency_s"));
+  CHECK_THAT(err(base + "link_bandwidth_Bps = 0\n"),
+             Catch::Contains("link_bandwidth_Bps must be > 0, got 0"));
+  CHECK_THAT(err(base + full + "eager_threshold = 0\nsize_factors = [[0, 1.5]]\n"),
+             Catch::Contains("factor in (0, 1]"));
+  CHECK_THAT(err("\n[network]\nmpi = \"myrinet\"\nio = \"myrinet\"\n[network.profiles.myrinet]\n" + full +
+                 "eager_threshold = 0\n"),
+             Catch::Contains("has the name of a built-in profile"));
+  CHECK_THAT(err("\n[network]\nmpi = \"wan\"\nio = \"myrinet\"\n[network.profiles.lan]\n" + full +
+                 "eager_threshold = 0\n"),
+             Catch::Contains("unknown network 'wan'") && Catch::Contains("valid: lan, myrinet"));
+  CHECK_THAT(err("\n[network]\nmpi = \"lan\"\nio = \"myrinet\"\nprofiles = 3\n"),
+             Catch::Contains("network.profiles must be a table"));
+}
+
+TEST_CASE("fit_relative recovers a line exactly and clamps a negative intercept") {
+  std::vector<double> x, y;
+  for (double s = 1; s <= 1 << 22; s *= 4) {
+    x.push_back(s);
+    y.push_back(2e-6 + s / 5e9);
+  }
+  const LineFit f = fit_relative(x, y);
+  CHECK(f.intercept == Approx(2e-6).epsilon(1e-9));
+  CHECK(1 / f.slope == Approx(5e9).epsilon(1e-9));
+  const LineFit g = fit_relative({1, 2, 3}, {0.5, 1.5, 2.5});  // y = -0.5 + x: through the origin instead
+  CHECK(g.intercept == 0);
+  CHECK(g.slope > 0);
+  CHECK_THROWS_WITH(fit_relative({1}, {1}), Catch::Contains("at least two points"));
+  CHECK_THROWS_WITH(fit_relative({1, 1}, {1, 2}), Catch::Contains("two distinct sizes"));
+  CHECK_THROWS_WITH(fit_relative({1, 2}, {1, 0}), Catch::Contains("positive times"));
+}
+
+TEST_CASE("calibrate's fits recover the numbers the measurements were generated from") {
+  const PlatformFile pf = platform_from_measurements(synthetic(1e-6, 6e9, true), context());
+  const PlatformSpec& p = pf.spec;
+  CHECK(p.name == "here");
+  CHECK(p.nodes == 1);
+  CHECK(p.cores_per_node == 8);
+  CHECK(p.memcpy_Bps == Approx(4e9));
+  CHECK(p.tuple_cost_s == Approx(3e-9));
+  CHECK(p.loopback_Bps == Approx(6e9).epsilon(1e-6));
+  REQUIRE(p.networks.size() == 2);
+  const NetworkProfile& mpi = network_profile(p.network_mpi, p.networks);
+  CHECK(mpi.name == "here-mpi");
+  CHECK(mpi.send_overhead_s + mpi.recv_overhead_s == Approx(1e-6).epsilon(1e-6));
+  CHECK(mpi.link_latency_s == 0);
+  CHECK(mpi.link_bandwidth_Bps == Approx(6e9).epsilon(1e-6));
+  CHECK(mpi.eager_threshold == 4096);
+  CHECK(p.pvfs.io_servers == 1);
+  CHECK(p.pvfs.disk_write_Bps == Approx(1.5e9));
+  CHECK(p.pvfs.disk_read_Bps == Approx(8e9).epsilon(1e-6));
+  CHECK(p.pvfs.request_overhead_s == Approx(5e-6).epsilon(1e-6));
+  CHECK(p.pvfs.region_overhead_s == Approx(7e-7));
+  // 90% of 2 GB/s with 5 us per call: first reached at 256 KiB (4096*4^k sizes).
+  CHECK(p.pvfs.stripe_size == 262144);
+  // Every value carries its source, and the file loads.
+  for (const char* key : {"nodes.memcpy_Bps_source", "nodes.tuple_cost_s_source", "nodes.loopback_Bps_source",
+                          "pvfs.disk_write_Bps_source", "pvfs.request_overhead_s_source",
+                          "network.profiles.here-mpi.link_bandwidth_Bps_source",
+                          "network.profiles.here-mpi.eager_threshold_source"}) {
+    INFO(key);
+    CHECK(std::any_of(pf.sources.begin(), pf.sources.end(), [&](const auto& s) { return s.first == key; }));
+  }
+  const PlatformFile back = parse_platform(platform_toml(pf, ""), "here.toml");
+  CHECK(back.spec.networks.size() == 2);
+  CHECK(back.spec.pvfs.disk_write_Bps == p.pvfs.disk_write_Bps);
+
+  // Across hosts the latency goes to the links.
+  const PlatformFile two = platform_from_measurements(synthetic(4e-6, 1e9, false), context());
+  const NetworkProfile& lan = network_profile(two.spec.network_mpi, two.spec.networks);
+  CHECK(two.spec.nodes == 2);
+  CHECK(lan.link_latency_s == Approx(2e-6).epsilon(1e-6));
+  CHECK(lan.send_overhead_s == 0);
+  CHECK(lan.lone_message_time(64) == Approx(4e-6 + 64 / 1e9).epsilon(1e-3));
+
+  json broken = synthetic(1e-6, 6e9, true);
+  broken.erase("memcpy");
+  CHECK_THROWS_WITH(platform_from_measurements(broken, context()), Catch::Contains("lack \"memcpy\""));
+}
+
+TEST_CASE("a calibrated platform runs in the simulator, its own profile charging L + S/B per message") {
+  // One host: the measured one-way time is charged as host overheads, the bytes at loopback_Bps.
+  const PlatformFile pf = platform_from_measurements(synthetic(1e-6, 6e9, true), context());
+  const std::string scenario =
+      "name = \"cal\"\n[run]\nalgorithm = \"block\"\nranks = 2\nplatform = \"here\"\n"
+      "[workload]\nnx = 1024\n\n" +
+      platform_toml(pf, "platforms.here");
+  LoadOptions opt;
+  const Scenario s = parse_scenario(scenario, "cal.toml", opt);
+  REQUIRE(s.runs.size() == 1);
+  CHECK(s.runs[0].network_mpi == "here-mpi");
+  CHECK(s.runs[0].platform.networks.size() == 2);
+  // The effective configuration reproduces the platform with its profiles.
+  CHECK(effective_config_toml(s).find("[platforms.here.network.profiles.here-mpi]") != std::string::npos);
+  const Scenario again = parse_scenario(effective_config_toml(s), "cal.toml", opt);
+  CHECK(again.runs[0].platform.networks.size() == 2);
+  const RunResult r = sim::simulate(s.runs[0]);
+  CHECK(r.file_verified);
+  CHECK(r.network_mpi == "here-mpi");
+  CHECK(r.sim_time_s > 0);
+}
