@@ -102,15 +102,19 @@ std::set<std::string> checked_points(const fs::path& dir) {
 }  // namespace
 
 TEST_CASE("validate: every technique writes the same file with the same calls in simulation and on MPI") {
+  // The quickstart as shipped (a 4-node platform), every technique: by default the simulation places the
+  // ranks as the real run did (here all on this one host), so host-grouping techniques choose alike.
   Workspace w;
   const auto names = runnable(false);
   REQUIRE(names.size() >= 2);
-  const Output r = w.run("validate " + kQuickstart + " -n 4 --repeat 1 --no-reference -q --out v" + kOneHost +
-                         " --set 'run.algorithm=" + list(names) + "'");
+  const Output r = w.run("validate " + kQuickstart + " -n 4 --repeat 1 --no-reference -q --out v" +
+                         " --set workload.bx=64 --set 'run.algorithm=" + list(names) + "'");
   INFO(r.out << r.err);
   REQUIRE(r.code == 0);
   const auto seen = checked_points(w.root / "v");
   CHECK(seen == std::set<std::string>(names.begin(), names.end()));
+  CHECK(r.out.find("placement: as the real run: 4 ranks on 1 host (node0: 0-3)") != std::string::npos);
+  CHECK(r.out.find("note:") == std::string::npos);
   CHECK(r.out.find("PASSED") != std::string::npos);
 }
 
@@ -118,10 +122,14 @@ TEST_CASE("validate: every technique with a read path reads the same data with t
   Workspace w;
   const auto names = runnable(true);
   if (names.empty()) return;  // no technique reads yet
-  const Output r = w.run("validate " + kQuickstart + " -n 4 --repeat 1 --no-reference -q --out v" + kOneHost +
-                         " --set run.access=read --set 'run.algorithm=" + list(names) + "'");
+  // The platform's own placement, made to match the real one (4 ranks on one node).
+  const Output r =
+      w.run("validate " + kQuickstart + " -n 4 --repeat 1 --no-reference -q --out v" + kOneHost +
+            " --placement platform --set run.access=read --set 'run.algorithm=" + list(names) + "'");
   INFO(r.out << r.err);
   REQUIRE(r.code == 0);
+  CHECK(r.out.find("placement: as the platform (rank r on node r / cores_per_node): 4 ranks on 1 host") !=
+        std::string::npos);
   const auto seen = checked_points(w.root / "v");
   CHECK(seen == std::set<std::string>(names.begin(), names.end()));
 }
@@ -155,18 +163,18 @@ TEST_CASE("validate: the quickstart on 4 ranks, with the MPI library's own colle
 }
 
 TEST_CASE("validate: ranks grouped into hosts differently are a detected difference (exit 1)") {
-  // The quickstart platform puts the 4 ranks on 4 simulated hosts; the real run has them on one host, so
-  // two-phase (cb_config_list "*:1": one aggregator per host) chooses 4 aggregators in simulation and 1
-  // for real: the traces and counts differ, the file does not.
+  // With --placement platform the quickstart platform puts the 4 ranks on 4 simulated hosts; the real run
+  // has them on one host, so two-phase (cb_config_list "*:1": one aggregator per host) chooses 4
+  // aggregators in simulation and 1 for real: the traces and counts differ, the file does not.
   Workspace w;
   const Output r = w.run("validate " + kQuickstart +
                          " -n 4 --repeat 1 --no-reference -q --out v --set run.algorithm=two-phase "
-                         "--set workload.bx=64");
+                         "--set workload.bx=64 --placement platform");
   INFO(r.out << r.err);
   CHECK(r.code == 1);
   CHECK(r.out.find("FAILED") != std::string::npos);
-  CHECK(r.out.find("note: the simulated platform places the 4 ranks on 4 host(s), the real run on 1") !=
-        std::string::npos);
+  CHECK(r.out.find("note: the simulation places 4 ranks on 4 hosts (node0: 0, node1: 1, node2: 2, node3: "
+                   "3), the real run 4 ranks on 1 host (node0: 0-3)") != std::string::npos);
   CHECK(r.err.find("validation failed") != std::string::npos);
   const auto j = nlohmann::json::parse(slurp(w.root / "v/validation.json"));
   REQUIRE(j.at("points").size() == 1);
@@ -186,6 +194,7 @@ TEST_CASE("validate: bad input is one line and exit status 2, nothing written") 
   } cases[] = {
       {"validate " + kQuickstart + " -n 0", "-n must be >= 1"},
       {"validate " + kQuickstart + " --repeat 0", "--repeat must be >= 1"},
+      {"validate " + kQuickstart + " --placement cyclic", "--placement must be 'real'"},
       {"validate " + kQuickstart + " --mpirun /nonexistent/mpirun", "/nonexistent/mpirun not found"},
       {"validate " + kQuickstart + " --mpirun no-such-launcher", "no-such-launcher not found on PATH"},
       {"validate missing.toml", "scenario file missing.toml not found"},

@@ -57,6 +57,9 @@ struct ValidateOptions {
   std::string out;       ///< "" = results/<scenario name>-validate
   std::string work_dir;  ///< where the real file is written; "" = a temporary directory next to out
   bool no_reference = false;
+  /// "real": simulate every point with the real run's rank-to-host placement; "platform": with the
+  /// platform's (rank r on node r / cores_per_node)
+  std::string placement = "real";
   bool quiet = false;
   MpiOptions mpi;
 };

@@ -97,6 +97,12 @@ int main(int argc, char** argv) {
       ->add_option("--work-dir", val_opt.work_dir,
                    "Directory of the file the real runs write (default: a temporary one next to --out)")
       ->type_name("DIR");
+  validate
+      ->add_option(
+          "--placement", val_opt.placement,
+          "Ranks' hosts in the simulation: 'real' = as the real run placed them (default), 'platform' "
+          "= rank r on node r / cores_per_node")
+      ->type_name("real|platform");
   validate->add_flag("--no-reference", val_opt.no_reference,
                      "Skip the MPI library's own collective write (MPI_File_write_all) of each workload");
   validate->add_flag("-q,--quiet", val_opt.quiet, "No progress messages on stderr");

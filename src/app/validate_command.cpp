@@ -9,6 +9,7 @@
 // Exit status 1 when (a) or (b) fails for any point.
 #include <stdlib.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -90,19 +91,58 @@ MpiRun launch(const Launcher& l, const ValidateOptions& opt, int ranks, const st
   return m;
 }
 
-/// A note when the simulated platform groups the ranks into hosts differently from the real run: techniques
-/// that select ranks by host (two-phase's cb_config_list, LAP) then legitimately make different calls.
-std::vector<std::string> placement_notes(const RunSpec& spec, const nlohmann::json& timings) {
-  std::set<std::string> real;
-  for (const auto& h : timings.at("hosts")) real.insert(h.get<std::string>());
-  const int cpn = spec.platform.cores_per_node;
-  const int sim = std::min(spec.platform.nodes, (spec.ranks + cpn - 1) / cpn);
-  if (static_cast<std::size_t>(sim) == real.size()) return {};
+/// The real run's placement: each rank's host, numbered in order of first appearance, as the MPI backend
+/// names hosts for the techniques (node0, node1, ...; validate/mpi_process.hpp).
+std::vector<int> real_placement(const nlohmann::json& timings) {
+  std::vector<std::string> distinct;
+  std::vector<int> out;
+  for (const auto& h : timings.at("hosts")) {
+    const std::string name = h.get<std::string>();
+    auto it = std::find(distinct.begin(), distinct.end(), name);
+    if (it == distinct.end()) it = distinct.insert(distinct.end(), name);
+    out.push_back(static_cast<int>(it - distinct.begin()));
+  }
+  return out;
+}
+
+/// The platform's own placement of `ranks` ranks: rank r on node r / cores_per_node.
+std::vector<int> platform_placement(const RunSpec& spec) {
+  std::vector<int> out;
+  for (int r = 0; r < spec.ranks; ++r) out.push_back(r / spec.platform.cores_per_node);
+  return out;
+}
+
+/// "4 ranks on 2 hosts (node0: 0-1, node1: 2-3)": each node's ranks as runs of consecutive ranks.
+std::string describe_placement(const std::vector<int>& nodes) {
+  const int hosts = nodes.empty() ? 0 : *std::max_element(nodes.begin(), nodes.end()) + 1;
+  std::string list;
+  constexpr int kShown = 8;
+  for (int n = 0; n < std::min(hosts, kShown); ++n) {
+    std::string ranks;
+    for (std::size_t r = 0; r < nodes.size(); ++r) {
+      if (nodes[r] != n) continue;
+      std::size_t end = r;
+      while (end + 1 < nodes.size() && nodes[end + 1] == n) ++end;
+      ranks += (ranks.empty() ? "" : " ") + std::to_string(r) + (end > r ? "-" + std::to_string(end) : "");
+      r = end;
+    }
+    list += (list.empty() ? "" : ", ") + ("node" + std::to_string(n)) + ": " + ranks;
+  }
+  if (hosts > kShown) list += ", ...";
+  return std::to_string(nodes.size()) + " ranks on " + std::to_string(hosts) + " host" +
+         (hosts == 1 ? "" : "s") + " (" + list + ")";
+}
+
+/// A note when the simulation groups the ranks into hosts differently from the real run (--placement
+/// platform): techniques that select ranks by host (two-phase's cb_config_list, LAP) then legitimately
+/// make different calls.
+std::vector<std::string> placement_notes(const std::vector<int>& sim, const std::vector<int>& real) {
+  if (sim == real) return {};
   return {
-      "the simulated platform places the " + std::to_string(spec.ranks) + " ranks on " + std::to_string(sim) +
-      " host(s), the real run on " + std::to_string(real.size()) +
+      "the simulation places " + describe_placement(sim) + ", the real run " + describe_placement(real) +
       "; techniques that group ranks by host (e.g. two-phase's cb_config_list) then make different calls. "
-      "Match them with --set platform.nodes=N --set platform.cores_per_node=C (or a --hostfile)."};
+      "Use --placement real, or match them with --set platform.nodes=N --set platform.cores_per_node=C "
+      "(or a --hostfile)."};
 }
 
 /// The reference runs' labels and launcher arguments for this MPI.
@@ -118,6 +158,11 @@ int validate_command(const ValidateOptions& opt) {
   if (opt.repeat < 1) throw config::ConfigError("--repeat must be >= 1, got " + std::to_string(opt.repeat));
   if (opt.ranks_given && opt.ranks < 1)
     throw config::ConfigError("-n must be >= 1, got " + std::to_string(opt.ranks));
+  if (opt.placement != "real" && opt.placement != "platform")
+    throw config::ConfigError(
+        "--placement must be 'real' (as the real run placed the ranks) or 'platform' "
+        "(rank r on node r / cores_per_node), got " +
+        config::quote(opt.placement));
   config::LoadOptions load;
   load.sets = opt.sets;
   if (opt.ranks_given) load.sets.push_back("run.ranks=" + std::to_string(opt.ranks));
@@ -139,19 +184,6 @@ int validate_command(const ValidateOptions& opt) {
     if (!opt.quiet) std::cerr << "ciosim: " << msg << std::endl;
   };
 
-  // The simulation, with the file and the traces exported.
-  std::vector<RunResult> sims;
-  for (std::size_t i = 0; i < s.runs.size(); ++i) {
-    RunSpec spec = s.runs[i];
-    const std::string id = "point-" + std::to_string(i + 1);
-    spec.export_file = (ws / ("sim-" + id + ".dat")).string();
-    spec.trace_file = (ws / ("sim-" + id + ".trace")).string();
-    const std::string label = config::point_label(spec);
-    say("simulating [" + std::to_string(i + 1) + "/" + std::to_string(s.runs.size()) + "] " + spec.algorithm +
-        (label.empty() ? "" : "  " + label));
-    sims.push_back(run_point(spec, id + (label.empty() ? "" : " (" + label + ")")));
-  }
-
   // The real runs.
   ValidationReport rep;
   rep.scenario = s.name;
@@ -171,7 +203,44 @@ int validate_command(const ValidateOptions& opt) {
     throw PointFailed("ciosim-mpi reported " + std::to_string(real.results.size()) + " runs for " +
                       std::to_string(s.runs.size()) + " points");
 
-  rep.notes = placement_notes(s.runs.front(), real.timings);
+  // The placement: the real run's, or the platform's.
+  const std::vector<int> real_nodes = real_placement(real.timings);
+  const RunSpec& first = s.runs.front();
+  if (real_nodes.size() != static_cast<std::size_t>(ranks))
+    throw PointFailed("ciosim-mpi reported the hosts of " + std::to_string(real_nodes.size()) +
+                      " ranks for " + std::to_string(ranks));
+  const int real_hosts = *std::max_element(real_nodes.begin(), real_nodes.end()) + 1;
+  std::vector<int> sim_nodes;
+  if (opt.placement == "real") {
+    for (const auto& r : s.runs)
+      if (r.platform.nodes < real_hosts)
+        throw config::ConfigError(
+            "the real run placed the ranks on " + std::to_string(real_hosts) + " hosts, but platform " +
+            config::quote(r.platform.name) + " has " + std::to_string(r.platform.nodes) +
+            " nodes; give it enough (--set platform.nodes=" + std::to_string(real_hosts) +
+            ") or use --placement platform");
+    sim_nodes = real_nodes;
+    rep.placement = "as the real run: " + describe_placement(sim_nodes);
+  } else {
+    sim_nodes = platform_placement(first);
+    rep.placement = "as the platform (rank r on node r / cores_per_node): " + describe_placement(sim_nodes);
+  }
+  rep.notes = placement_notes(sim_nodes, real_nodes);
+
+  // The simulation, with the file and the traces exported.
+  std::vector<RunResult> sims;
+  for (std::size_t i = 0; i < s.runs.size(); ++i) {
+    RunSpec spec = s.runs[i];
+    if (opt.placement == "real") spec.rank_nodes = sim_nodes;
+    const std::string id = "point-" + std::to_string(i + 1);
+    spec.export_file = (ws / ("sim-" + id + ".dat")).string();
+    spec.trace_file = (ws / ("sim-" + id + ".trace")).string();
+    const std::string label = config::point_label(spec);
+    say("simulating [" + std::to_string(i + 1) + "/" + std::to_string(s.runs.size()) + "] " + spec.algorithm +
+        (label.empty() ? "" : "  " + label));
+    sims.push_back(run_point(spec, id + (label.empty() ? "" : " (" + label + ")")));
+  }
+
   std::vector<std::pair<std::string, std::optional<MpiRun>>> refs;
   std::vector<std::string> ref_errors;
   if (!opt.no_reference) {

@@ -145,6 +145,7 @@ std::string report_text(const ValidationReport& r) {
   out << "ciosim validate: scenario " << r.scenario << ", " << r.ranks << " ranks; simulated on platform "
       << r.platform << ", measured with " << r.launcher << " (" << r.repeat << " repetition"
       << (r.repeat == 1 ? "" : "s") << ")\n";
+  if (!r.placement.empty()) out << "placement: " << r.placement << "\n";
   for (const auto& n : r.notes) out << "note: " << n << "\n";
   out << "\n";
 
@@ -232,6 +233,7 @@ std::string report_json(const ValidationReport& r) {
   j["repeat"] = r.repeat;
   j["launcher"] = r.launcher;
   j["command"] = r.command;
+  j["placement"] = r.placement;
   j["notes"] = r.notes;
   j["passed"] = r.passed();
   j["points"] = ojson::array();

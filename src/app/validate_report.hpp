@@ -59,6 +59,7 @@ struct ValidationReport {
   int repeat = 0;
   std::string launcher;            ///< the launcher's version line
   std::string command;             ///< how ciosim-mpi was started
+  std::string placement;           ///< how the simulation placed the ranks, one line
   std::vector<std::string> notes;  ///< caveats printed under the heading
   std::vector<PointReport> points;
   bool passed() const;

@@ -55,6 +55,9 @@ struct RunSpec {
   IoHints hints;            ///< MPI-IO hints passed to the technique (hints.* parameters)
   std::string export_file;  ///< if not empty, the simulated file is written here
   std::string trace_file;   ///< if not empty, every rank's call trace is written here (algorithms/trace.hpp)
+  /// The node of each rank. Empty: rank r on node r / platform.cores_per_node. `ciosim validate` sets it
+  /// to the real run's placement so that both runs group the ranks into hosts alike.
+  std::vector<int> rank_nodes;
   /// Every swept or set key with its value, as written in results' "params".
   std::vector<std::pair<std::string, std::string>> params;
 };

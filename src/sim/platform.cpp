@@ -115,8 +115,11 @@ void build_platform(World& w) {
     return size > static_cast<double>(mpi->eager_threshold) ? 3.0 : 1.0;
   });
 
-  for (int r = 0; r < w.spec->ranks; ++r)
-    w.rank_hosts.push_back(eps[static_cast<std::size_t>(r / ps.cores_per_node)].host);
+  for (int r = 0; r < w.spec->ranks; ++r) {
+    const auto& placed = w.spec->rank_nodes;
+    const int node = placed.empty() ? r / ps.cores_per_node : placed[static_cast<std::size_t>(r)];
+    w.rank_hosts.push_back(eps[static_cast<std::size_t>(node)].host);
+  }
 }
 
 }  // namespace ciosim::sim

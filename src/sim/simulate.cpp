@@ -82,10 +82,20 @@ RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& bod
   w.mpi = &network_profile(spec.network_mpi, spec.platform.networks);
   w.io = &network_profile(spec.network_io, spec.platform.networks);
   const PlatformSpec& ps = spec.platform;
-  if (spec.ranks < 1 || spec.ranks > ps.nodes * ps.cores_per_node)
+  if (spec.rank_nodes.empty() && (spec.ranks < 1 || spec.ranks > ps.nodes * ps.cores_per_node))
     throw std::invalid_argument("run.ranks = " + std::to_string(spec.ranks) + " does not fit platform '" +
                                 ps.name + "' (" + std::to_string(ps.nodes) + " nodes x " +
                                 std::to_string(ps.cores_per_node) + " cores)");
+  if (!spec.rank_nodes.empty()) {
+    if (spec.rank_nodes.size() != static_cast<std::size_t>(spec.ranks))
+      throw std::invalid_argument("the placement names " + std::to_string(spec.rank_nodes.size()) +
+                                  " ranks' nodes for run.ranks = " + std::to_string(spec.ranks));
+    for (const int n : spec.rank_nodes)
+      if (n < 0 || n >= ps.nodes)
+        throw std::invalid_argument("the placement puts a rank on node " + std::to_string(n) +
+                                    ", but platform '" + ps.name + "' has nodes 0.." +
+                                    std::to_string(ps.nodes - 1));
+  }
   build_platform(w);
   if (initial_file) w.file.write(0, *initial_file);
   w.records.resize(static_cast<std::size_t>(spec.ranks));
