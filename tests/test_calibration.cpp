@@ -200,13 +200,16 @@ TEST_CASE("calibrate's fits recover the numbers the measurements were generated 
   CHECK(p.pvfs.disk_read_Bps == Approx(8e9).epsilon(1e-6));
   CHECK(p.pvfs.request_overhead_s == Approx(5e-6).epsilon(1e-6));
   CHECK(p.pvfs.region_overhead_s == Approx(7e-7));
+  // 1 ms for the collective open + close of 2 ranks: 4 metadata operations served one at a time.
+  CHECK(p.pvfs.metadata_overhead_s == Approx(2.5e-4));
   // 90% of 2 GB/s with 5 us per call: first reached at 256 KiB (4096*4^k sizes).
   CHECK(p.pvfs.stripe_size == 262144);
   // Every value carries its source, and the file loads.
-  for (const char* key : {"nodes.memcpy_Bps_source", "nodes.tuple_cost_s_source", "nodes.loopback_Bps_source",
-                          "pvfs.disk_write_Bps_source", "pvfs.request_overhead_s_source",
-                          "network.profiles.here-mpi.link_bandwidth_Bps_source",
-                          "network.profiles.here-mpi.eager_threshold_source"}) {
+  for (const char* key :
+       {"nodes.memcpy_Bps_source", "nodes.tuple_cost_s_source", "nodes.loopback_Bps_source",
+        "pvfs.disk_write_Bps_source", "pvfs.request_overhead_s_source", "pvfs.metadata_overhead_s_source",
+        "network.profiles.here-mpi.link_bandwidth_Bps_source",
+        "network.profiles.here-mpi.eager_threshold_source"}) {
     INFO(key);
     CHECK(std::any_of(pf.sources.begin(), pf.sources.end(), [&](const auto& s) { return s.first == key; }));
   }

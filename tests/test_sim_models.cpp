@@ -182,3 +182,22 @@ TEST_CASE("requests are split by strip round-robin over the servers", "[model][p
   CHECK(parts[2].bytes == 10);
   CHECK(parts[0].bytes + parts[1].bytes + parts[2].bytes == 40);
 }
+
+TEST_CASE("P ranks' opens and closes queue at the metadata server", "[model][pvfs]") {
+  // Each rank's open and close is one request the metadata server's single CPU serves in turn, so the
+  // last of P ranks waits P x metadata_overhead_s, plus one request/reply round trip on the network.
+  RunSpec s = two_node_spec("myrinet", "myrinet");
+  s.ranks = 4;
+  s.platform.nodes = 4;
+  s.platform.pvfs.metadata_overhead_s = 1e-3;
+  s.platform.pvfs.request_overhead_s = 5e-6;  // not what open and close charge
+  const RunResult r = sim::run_with(s, [](Process&) {});
+  REQUIRE(r.phases.size() == 2);
+  const NetworkProfile& net = network_profile("myrinet");
+  const double round_trip_max = 2 * (2 * net.link_latency_s + 256 / (net.link_bandwidth_Bps * 0.5));
+  for (const auto& ph : r.phases) {
+    INFO(ph.name);
+    CHECK(ph.time_s >= 4e-3);
+    CHECK(ph.time_s <= 4e-3 + round_trip_max);
+  }
+}

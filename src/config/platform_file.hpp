@@ -8,11 +8,12 @@
 //   [network] mpi, io             (profile names, see `ciosim list`, or defined below)
 //   [network.profiles.NAME]       optional: the platform's own network profiles (config/network_file.hpp)
 //   [pvfs]    io_servers, stripe_size, disk_write_Bps, disk_read_Bps, request_overhead_s,
-//             region_overhead_s, client_region_overhead_s, flow_buffer, max_outstanding,
+//             metadata_overhead_s, region_overhead_s, client_region_overhead_s, flow_buffer, max_outstanding,
 //             request_header, region_descriptor
 //
 // Every key except name/description is required, so a platform file is a complete, self-describing
-// record of the machine (name defaults to the file's stem).
+// record of the machine (name defaults to the file's stem). One exception, for files written before it
+// existed: pvfs.metadata_overhead_s defaults to the file's pvfs.request_overhead_s (the earlier model).
 #pragma once
 
 #include <toml++/toml.h>

@@ -1,7 +1,8 @@
 // The PVFS-style file system as S4U actors (parameters: models/pvfs/pvfs_config.hpp; splitting:
 // models/pvfs/striping.hpp). Modelled after PVFS 1.6 / PVFS2 as described by Carns, Ligon, Ross, Thakur,
 // "PVFS: A Parallel File System for Linux Clusters" (ALS 2000) and the PVFS2 flow protocol:
-//  - a metadata server answers open/close with one request/reply each;
+//  - a metadata server answers each rank's open and close with one request/reply, charging
+//    metadata_overhead_s of its single CPU (so P ranks' opens queue there);
 //  - a client splits each (list) request by strip and sends one request per I/O server touched, all
 //    servers in parallel (one flow actor per server);
 //  - data then streams in flow_buffer-sized chunks with two chunks in flight (double buffering), so the
@@ -193,7 +194,7 @@ void start_pvfs_servers(World& w) {
     for (;;) {
       auto* req = mb->get<MetaRequest>();
       sg4::Actor::create("mds-handler", w.mds, [&w, req, cpu] {
-        charge_cpu(cpu, w.spec->platform.pvfs.request_overhead_s);
+        charge_cpu(cpu, w.spec->platform.pvfs.metadata_overhead_s);
         req->reply->put(req, static_cast<std::uint64_t>(w.spec->platform.pvfs.request_header));
       })->daemonize();
     }

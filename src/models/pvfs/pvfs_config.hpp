@@ -12,6 +12,7 @@ struct PvfsConfig {
   double disk_write_Bps = 40e6;            ///< sustained disk write bandwidth, bytes/s
   double disk_read_Bps = 45e6;             ///< sustained disk read bandwidth, bytes/s
   double request_overhead_s = 100e-6;      ///< server CPU time per request (decode, job setup)
+  double metadata_overhead_s = 100e-6;     ///< metadata server CPU time per operation (a rank's open, close)
   double region_overhead_s = 5e-6;         ///< server CPU time per contiguous region of a list request
   double client_region_overhead_s = 1e-6;  ///< client CPU time per region it puts in a request
   std::int64_t flow_buffer = 65536;        ///< bytes per pipelined network/disk chunk
