@@ -154,6 +154,12 @@ TEST_CASE("validate: the quickstart on 4 ranks, with the MPI library's own colle
   for (const char* f :
        {"results.json", "mpi-results.json", "mpi-timings.json", "validation.txt", "effective-config.toml"})
     CHECK(fs::exists(w.root / "v" / f));
+  // By default the real runs measure the steady state: one untimed warm-up run per point, memory kept.
+  const auto timings = nlohmann::json::parse(slurp(w.root / "v/mpi-timings.json"));
+  CHECK(timings.at("memory") == "warm");
+  CHECK(timings.at("untimed_warmup_runs") == 1);
+  CHECK(j.at("memory").get<std::string>().starts_with("warm"));
+  CHECK(timings.at("points").at(0).at("runs").size() == 1);  // --repeat 1: one timed run
   // Times are reported: every phase of every point has a prediction and a measurement.
   for (const auto& p : j.at("points"))
     for (const auto& t : p.at("timing")) {
@@ -195,6 +201,7 @@ TEST_CASE("validate: bad input is one line and exit status 2, nothing written") 
       {"validate " + kQuickstart + " -n 0", "-n must be >= 1"},
       {"validate " + kQuickstart + " --repeat 0", "--repeat must be >= 1"},
       {"validate " + kQuickstart + " --placement cyclic", "--placement must be 'real'"},
+      {"validate " + kQuickstart + " --memory hot", "--memory must be 'warm'"},
       {"validate " + kQuickstart + " --mpirun /nonexistent/mpirun", "/nonexistent/mpirun not found"},
       {"validate " + kQuickstart + " --mpirun no-such-launcher", "no-such-launcher not found on PATH"},
       {"validate missing.toml", "scenario file missing.toml not found"},

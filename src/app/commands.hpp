@@ -60,6 +60,9 @@ struct ValidateOptions {
   /// "real": simulate every point with the real run's rank-to-host placement; "platform": with the
   /// platform's (rank r on node r / cores_per_node)
   std::string placement = "real";
+  /// "warm": ciosim-mpi keeps freed memory and runs each point once untimed first (the steady state the
+  /// model predicts); "cold": every run timed, first-touch page faults included
+  std::string memory = "warm";
   bool quiet = false;
   MpiOptions mpi;
 };

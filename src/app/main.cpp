@@ -103,6 +103,11 @@ int main(int argc, char** argv) {
           "Ranks' hosts in the simulation: 'real' = as the real run placed them (default), 'platform' "
           "= rank r on node r / cores_per_node")
       ->type_name("real|platform");
+  validate
+      ->add_option("--memory", val_opt.memory,
+                   "Real runs: 'warm' = memory kept and one untimed run first, the steady state the model "
+                   "predicts (default); 'cold' = every run timed, first-touch page faults included")
+      ->type_name("warm|cold");
   validate->add_flag("--no-reference", val_opt.no_reference,
                      "Skip the MPI library's own collective write (MPI_File_write_all) of each workload");
   validate->add_flag("-q,--quiet", val_opt.quiet, "No progress messages on stderr");

@@ -76,7 +76,8 @@ MpiRun launch(const Launcher& l, const ValidateOptions& opt, int ranks, const st
               const fs::path& out, const fs::path& log, std::string* command) {
   std::vector<std::string> program{mpi_binary().string(), "run", opt.scenario};
   for (const auto& s : sets) program.insert(program.end(), {"--set", s});
-  program.insert(program.end(), {"--repeat", std::to_string(opt.repeat), "--out", out.string(), "-q"});
+  program.insert(program.end(), {"--repeat", std::to_string(opt.repeat), "--memory", opt.memory, "--out",
+                                 out.string(), "-q"});
   program.insert(program.end(), extra.begin(), extra.end());
   const std::vector<std::string> argv = launch_command(l, ranks, opt.mpi, launcher_args, program);
   if (command) *command = shell_join(argv);
@@ -158,6 +159,11 @@ int validate_command(const ValidateOptions& opt) {
   if (opt.repeat < 1) throw config::ConfigError("--repeat must be >= 1, got " + std::to_string(opt.repeat));
   if (opt.ranks_given && opt.ranks < 1)
     throw config::ConfigError("-n must be >= 1, got " + std::to_string(opt.ranks));
+  if (opt.memory != "warm" && opt.memory != "cold")
+    throw config::ConfigError(
+        "--memory must be 'warm' (memory kept, one untimed run first) or 'cold' (every "
+        "run timed, first-touch page faults included), got " +
+        config::quote(opt.memory));
   if (opt.placement != "real" && opt.placement != "platform")
     throw config::ConfigError(
         "--placement must be 'real' (as the real run placed the ranks) or 'platform' "
@@ -190,6 +196,11 @@ int validate_command(const ValidateOptions& opt) {
   rep.ranks = ranks;
   rep.repeat = opt.repeat;
   rep.launcher = launcher.version.empty() ? launcher.path : launcher.version;
+  rep.memory =
+      opt.memory == "warm"
+          ? "warm (freed memory kept in the process; each point ran once untimed before the timed runs)"
+          : "cold (every run timed from the first; each pays the kernel's first-touch page faults, "
+            "which the model does not charge)";
   for (const auto& set : s.settings)
     if (set.key == "run.platform" && !set.values.empty())
       rep.platform = config::value_text(set.values.front());

@@ -146,6 +146,7 @@ std::string report_text(const ValidationReport& r) {
       << r.platform << ", measured with " << r.launcher << " (" << r.repeat << " repetition"
       << (r.repeat == 1 ? "" : "s") << ")\n";
   if (!r.placement.empty()) out << "placement: " << r.placement << "\n";
+  if (!r.memory.empty()) out << "memory: " << r.memory << "\n";
   for (const auto& n : r.notes) out << "note: " << n << "\n";
   out << "\n";
 
@@ -234,6 +235,7 @@ std::string report_json(const ValidationReport& r) {
   j["launcher"] = r.launcher;
   j["command"] = r.command;
   j["placement"] = r.placement;
+  j["memory"] = r.memory;
   j["notes"] = r.notes;
   j["passed"] = r.passed();
   j["points"] = ojson::array();

@@ -60,6 +60,7 @@ struct ValidationReport {
   std::string launcher;            ///< the launcher's version line
   std::string command;             ///< how ciosim-mpi was started
   std::string placement;           ///< how the simulation placed the ranks, one line
+  std::string memory;              ///< how the real runs treated memory (ciosim-mpi --memory), one line
   std::vector<std::string> notes;  ///< caveats printed under the heading
   std::vector<PointReport> points;
   bool passed() const;
