@@ -123,11 +123,14 @@ TEST_CASE("validate: every technique with a read path reads the same data with t
   const auto names = runnable(true);
   if (names.empty()) return;  // no technique reads yet
   // The platform's own placement, made to match the real one (4 ranks on one node).
-  const Output r =
-      w.run("validate " + kQuickstart + " -n 4 --repeat 1 --no-reference -q --out v" + kOneHost +
-            " --placement platform --set run.access=read --set 'run.algorithm=" + list(names) + "'");
+  const Output r = w.run(
+      "validate " + kQuickstart + " -n 4 --repeat 1 --no-reference -q --out v" + kOneHost +
+      " --placement platform --memory cold --set run.access=read --set 'run.algorithm=" + list(names) + "'");
   INFO(r.out << r.err);
   REQUIRE(r.code == 0);
+  const auto timings = nlohmann::json::parse(slurp(w.root / "v/mpi-timings.json"));
+  CHECK(timings.at("memory") == "cold");
+  CHECK(timings.at("untimed_warmup_runs") == 0);
   CHECK(r.out.find("placement: as the platform (rank r on node r / cores_per_node): 4 ranks on 1 host") !=
         std::string::npos);
   const auto seen = checked_points(w.root / "v");
