@@ -8,7 +8,7 @@
 //   "file_write_all_ranks":     every rank writes its own 16 MiB block in 1 MiB calls at once
 //   "list_write":  rank 0, one write_list (MpiProcess: hindexed view) of many small regions vs. one
 //                  contiguous write of the same bytes (the per-region cost)
-//   "open_close":  collective MPI_File_open + MPI_File_close
+//   "open_close":  collective MPI_File_open (creating the file) + MPI_File_close
 // Every time is the median of several repetitions (min and max kept beside it).
 #pragma once
 
