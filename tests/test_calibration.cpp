@@ -185,6 +185,7 @@ TEST_CASE("calibrate's fits recover the numbers the measurements were generated 
   CHECK(p.name == "here");
   CHECK(p.nodes == 1);
   CHECK(p.cores_per_node == 8);
+  CHECK(p.cpu_cores == 8);  // the hardware threads of the context
   CHECK(p.memcpy_Bps == Approx(4e9));
   CHECK(p.tuple_cost_s == Approx(3e-9));
   CHECK(p.loopback_Bps == Approx(6e9).epsilon(1e-6));

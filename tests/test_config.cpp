@@ -142,14 +142,17 @@ TEST_CASE("platform file: values, sources, defaults of the name") {
   CHECK(p.spec.pvfs.io_servers == 2);
   CHECK(p.spec.pvfs.disk_read_Bps == 4.5e7);
   CHECK(p.spec.loopback_Bps == 1e9);
-  // A file without pvfs.metadata_overhead_s (written before it existed) keeps the earlier model: open and
-  // close cost request_overhead_s each; the default is recorded as a source.
+  // A file without the later keys (written before they existed) keeps the earlier model: one core per
+  // placed rank, open and close cost request_overhead_s each; each default is recorded as a source.
+  CHECK(p.spec.cpu_cores == p.spec.cores_per_node);
   CHECK(p.spec.pvfs.metadata_overhead_s == p.spec.pvfs.request_overhead_s);
-  REQUIRE(p.sources.size() == 3);
+  REQUIRE(p.sources.size() == 4);
   CHECK(p.sources[0] == std::pair<std::string, std::string>{"nodes.count_source", "test"});
-  CHECK(p.sources[1].first == "pvfs.disk_read_Bps_source");
-  CHECK(p.sources[2].first == "pvfs.metadata_overhead_s_source");
-  CHECK(p.sources[2].second.find("pvfs.request_overhead_s") != std::string::npos);
+  CHECK(p.sources[1].first == "nodes.cpu_cores_source");
+  CHECK(p.sources[1].second.find("nodes.cores_per_node") != std::string::npos);
+  CHECK(p.sources[2].first == "pvfs.disk_read_Bps_source");
+  CHECK(p.sources[3].first == "pvfs.metadata_overhead_s_source");
+  CHECK(p.sources[3].second.find("pvfs.request_overhead_s") != std::string::npos);
   std::string unnamed = kPlatform;
   unnamed.erase(0, unnamed.find('\n') + 1);
   CHECK(parse_platform(unnamed, "dir/stem.toml").spec.name == "stem");

@@ -201,3 +201,38 @@ TEST_CASE("P ranks' opens and closes queue at the metadata server", "[model][pvf
     CHECK(ph.time_s <= 4e-3 + round_trip_max);
   }
 }
+
+namespace {
+/// The "compute" phase of 4 ranks that each declare 1 ms of CPU work (10^6 tuples at 1 ns), placed on
+/// nodes as given, on nodes of `cpu_cores` cores.
+double shared_compute(std::vector<int> placement, int cpu_cores) {
+  RunSpec s = two_node_spec("myrinet", "myrinet");
+  s.ranks = 4;
+  s.platform.nodes = 4;
+  s.platform.cpu_cores = cpu_cores;
+  s.platform.tuple_cost_s = 1e-9;
+  s.rank_nodes = std::move(placement);
+  const RunResult r = sim::run_with(s, [](Process& p) {
+    p.barrier();  // the opens end one after the other at the metadata server: start together
+    p.phase("compute");
+    p.compute(Work{.tuples = 1000000});
+  });
+  for (const auto& ph : r.phases)
+    if (ph.name == "compute") return ph.time_s;
+  return -1;
+}
+}  // namespace
+
+// Ranks placed on one node share its cores for their CPU work (max-min sharing of the cores).
+TEST_CASE("CPU work: each rank on a node of its own takes its time", "[model][cpu]") {
+  CHECK(shared_compute({0, 1, 2, 3}, 1) == Approx(1e-3).epsilon(1e-9));
+}
+TEST_CASE("CPU work: 4 ranks on a node of 2 cores take twice as long", "[model][cpu]") {
+  CHECK(shared_compute({0, 0, 0, 0}, 2) == Approx(2e-3).epsilon(1e-9));
+}
+TEST_CASE("CPU work: 4 ranks on one core take 4 times as long", "[model][cpu]") {
+  CHECK(shared_compute({0, 0, 0, 0}, 1) == Approx(4e-3).epsilon(1e-9));
+}
+TEST_CASE("CPU work: 4 ranks on a node of 4 cores take their own time", "[model][cpu]") {
+  CHECK(shared_compute({0, 0, 0, 0}, 4) == Approx(1e-3).epsilon(1e-9));
+}

@@ -98,6 +98,10 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
     for (const auto& h : distinct)
       per_host = std::max(per_host, static_cast<int>(std::count(hosts.begin(), hosts.end(), h)));
     p.cores_per_node = std::max(per_host, ctx.cores);
+    p.cpu_cores = ctx.cores;
+    src.emplace_back("nodes.cpu_cores_source",
+                     "hardware threads of the host that ran calibrate (std::thread::hardware_concurrency); "
+                     "ranks beyond them share");
     src.emplace_back("nodes.count_source",
                      "hosts of the " + std::to_string(ranks) + " measuring ranks (" + how + ")");
     src.emplace_back("nodes.cores_per_node_source", "max(ranks per host = " + std::to_string(per_host) +

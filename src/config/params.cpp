@@ -139,6 +139,9 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
       ranged(from_platform(make("platform.nodes", T::Int, "nodes", none, "compute nodes")), 1, INT_MAX),
       ranged(from_platform(make("platform.cores_per_node", T::Int, "cores", none, "ranks placed per node")),
              1, INT_MAX),
+      ranged(from_platform(make("platform.cpu_cores", T::Int, "cores", none,
+                                "cores a node's ranks share for their CPU work")),
+             1, INT_MAX),
       // MPI-IO hints (ROMIO's defaults from its code: shared/reference/collective-io-notes.md §1.4).
       ranged(
           make("hints.cb_buffer_size", T::Size, "bytes", Value{std::int64_t{16777216}},

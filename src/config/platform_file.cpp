@@ -37,6 +37,7 @@ struct Field {
 const Field kFields[] = {
     {"nodes", "count", Kind::Int, 1, false, [](PlatformSpec& p) -> Ref { return &p.nodes; }},
     {"nodes", "cores_per_node", Kind::Int, 1, false, [](PlatformSpec& p) -> Ref { return &p.cores_per_node; }},
+    {"nodes", "cpu_cores", Kind::Int, 1, false, [](PlatformSpec& p) -> Ref { return &p.cpu_cores; }},
     {"nodes", "memcpy_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.memcpy_Bps; }},
     {"nodes", "tuple_cost_s", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.tuple_cost_s; }},
     {"nodes", "loopback_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.loopback_Bps; }},
@@ -63,6 +64,13 @@ const Field kFields[] = {
 // clang-format on
 
 constexpr std::string_view kTables[] = {"nodes", "network", "pvfs"};
+
+/// Keys added after platform files existed, each with the key whose value it takes when a file lacks it
+/// (the model before the key: one core per placed rank; open and close cost one request each).
+constexpr std::pair<std::string_view, std::string_view> kLaterKeys[] = {
+    {"nodes.cpu_cores", "nodes.cores_per_node"},
+    {"pvfs.metadata_overhead_s", "pvfs.request_overhead_s"},
+};
 
 const char* unit_of(const Field& f) {
   if (f.kind == Kind::Network) return "a network profile name";
@@ -236,13 +244,20 @@ PlatformFile platform_from_table(const toml::table& doc, const std::string& orig
       throw ConfigError(where + "unknown key " + key + "; valid: " + valid_top_level());
     }
   }
-  // pvfs.metadata_overhead_s came later: a platform file without it keeps the model it was written for,
-  // where open and close cost one request_overhead_s each at the metadata server.
-  if (!seen.count("pvfs.metadata_overhead_s") && seen.count("pvfs.request_overhead_s")) {
-    out.spec.pvfs.metadata_overhead_s = out.spec.pvfs.request_overhead_s;
-    seen.insert("pvfs.metadata_overhead_s");
-    out.sources.emplace_back("pvfs.metadata_overhead_s_source",
-                             "not in the platform file: pvfs.request_overhead_s, as before the key existed");
+  // Keys that came later: a platform file without one keeps the model it was written for.
+  for (const auto& [key, from] : kLaterKeys) {
+    if (seen.count(std::string(key)) || !seen.count(std::string(from))) continue;
+    const Field* to = find_field(key.substr(0, key.find('.')), key.substr(key.find('.') + 1));
+    const Field* src = find_field(from.substr(0, from.find('.')), from.substr(from.find('.') + 1));
+    std::visit(
+        [&](auto* dst) {
+          using T = std::remove_pointer_t<decltype(dst)>;
+          *dst = *std::get<T*>(src->ref(out.spec));
+        },
+        to->ref(out.spec));
+    seen.insert(std::string(key));
+    out.sources.emplace_back(std::string(key) + "_source", "not in the platform file: " + std::string(from) +
+                                                               ", as before the key existed");
   }
   std::vector<std::string> missing;
   for (const auto& f : kFields) {

@@ -4,7 +4,7 @@
 // it must be a string and is carried into the effective configuration. Any other unknown key is an error.
 //
 //   name = "uc3m-2007"            description = "..."
-//   [nodes]   count, cores_per_node, memcpy_Bps, tuple_cost_s, loopback_Bps
+//   [nodes]   count, cores_per_node, cpu_cores, memcpy_Bps, tuple_cost_s, loopback_Bps
 //   [network] mpi, io             (profile names, see `ciosim list`, or defined below)
 //   [network.profiles.NAME]       optional: the platform's own network profiles (config/network_file.hpp)
 //   [pvfs]    io_servers, stripe_size, disk_write_Bps, disk_read_Bps, request_overhead_s,
@@ -12,8 +12,9 @@
 //             request_header, region_descriptor
 //
 // Every key except name/description is required, so a platform file is a complete, self-describing
-// record of the machine (name defaults to the file's stem). One exception, for files written before it
-// existed: pvfs.metadata_overhead_s defaults to the file's pvfs.request_overhead_s (the earlier model).
+// record of the machine (name defaults to the file's stem). Exceptions, for files written before they
+// existed: nodes.cpu_cores defaults to the file's cores_per_node and pvfs.metadata_overhead_s to its
+// pvfs.request_overhead_s (the earlier model).
 #pragma once
 
 #include <toml++/toml.h>

@@ -20,6 +20,7 @@ struct PlatformSpec {
   std::string description;
   int nodes = 16;                        ///< compute nodes
   int cores_per_node = 1;                ///< ranks placed per node (rank r on node r / cores_per_node)
+  int cpu_cores = 1;                     ///< cores a node's ranks share for their CPU work (compute)
   double memcpy_Bps = 300e6;             ///< CPU cost of copying, bytes/s
   double tuple_cost_s = 50e-9;           ///< CPU cost per offset-length tuple processed, s
   double loopback_Bps = 1e9;             ///< intra-node message bandwidth, bytes/s

@@ -262,6 +262,7 @@ class Expander {
     override_int("pvfs.stripe_size", r.platform.pvfs.stripe_size);
     override_int("platform.nodes", r.platform.nodes);
     override_int("platform.cores_per_node", r.platform.cores_per_node);
+    override_int("platform.cpu_cores", r.platform.cpu_cores);
     r.network_mpi = is_given("network.mpi") ? str("network.mpi") : r.platform.network_mpi;
     r.network_io = is_given("network.io") ? str("network.io") : r.platform.network_io;
     r.platform.network_mpi = r.network_mpi;

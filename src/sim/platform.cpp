@@ -51,7 +51,8 @@ void build_platform(World& w) {
   for (int i = 0; i < ps.nodes; ++i) {
     Endpoint e;
     const std::string id = std::to_string(i);
-    e.host = zone->create_host("node" + id, kHostSpeed);
+    // The node's cores, shared by the CPU work of the ranks placed on it (SimProcess::do_compute).
+    e.host = zone->create_host("node" + id, kHostSpeed)->set_core_count(ps.cpu_cores);
     e.loopback = zone->create_link("lo" + id, ps.loopback_Bps)->set_latency(0)->seal();
     if (shared) {
       e.mpi_nic = e.io_nic = nic(zone, "nic" + id, *w.io);
