@@ -64,6 +64,7 @@ RunSpec base(const WorkloadSpec& w, int ranks, int nodes) {
   s.platform.name = "test";
   s.platform.nodes = nodes;
   s.platform.cores_per_node = (ranks + nodes - 1) / nodes;
+  s.platform.cpu_cores = s.platform.cores_per_node;  // a core per rank
   s.platform.pvfs.io_servers = 3;
   s.platform.pvfs.stripe_size = 64;  // many pieces per request, split across servers
   s.platform.pvfs.flow_buffer = 64;

@@ -25,6 +25,7 @@ RunSpec spec(int ranks, int nodes) {
   s.platform.name = "test";
   s.platform.nodes = nodes;
   s.platform.cores_per_node = (ranks + nodes - 1) / nodes;
+  s.platform.cpu_cores = s.platform.cores_per_node;  // a core per rank
   s.platform.pvfs.io_servers = 2;
   s.network_mpi = "myrinet";
   s.network_io = "myrinet";
