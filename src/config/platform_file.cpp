@@ -256,8 +256,11 @@ PlatformFile platform_from_table(const toml::table& doc, const std::string& orig
         },
         to->ref(out.spec));
     seen.insert(std::string(key));
-    out.sources.emplace_back(std::string(key) + "_source", "not in the platform file: " + std::string(from) +
-                                                               ", as before the key existed");
+    const std::string source_key = std::string(key) + "_source";
+    if (std::none_of(out.sources.begin(), out.sources.end(),
+                     [&](const auto& s) { return s.first == source_key; }))
+      out.sources.emplace_back(
+          source_key, "not in the platform file: " + std::string(from) + ", as before the key existed");
   }
   std::vector<std::string> missing;
   for (const auto& f : kFields) {
