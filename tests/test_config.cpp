@@ -11,6 +11,7 @@
 
 #include "algorithms/technique.hpp"
 #include "config/params.hpp"
+#include "config/placement.hpp"
 #include "config/platform_file.hpp"
 #include "config/results.hpp"
 #include "config/scenario.hpp"
@@ -547,4 +548,20 @@ TEST_CASE("the shipped scenarios load against the shipped platforms") {
   CHECK(e.runs[21].workload.bx == 1024);
   CHECK(e.runs[21].workload.nx == 78643200);
   CHECK(e.runs[21].network_io == "myrinet");
+}
+
+TEST_CASE("placement: one rule for both backends") {
+  CHECK(host_indices({"b", "a", "b", "c", "a"}) == std::vector<int>{0, 1, 0, 2, 1});
+  CHECK(host_indices({}).empty());
+  RunSpec s;
+  s.ranks = 4;
+  s.platform.cores_per_node = 2;
+  CHECK(node_of(s, 0) == 0);
+  CHECK(node_of(s, 3) == 1);
+  s.rank_nodes = {3, 0, 0, 1};
+  CHECK(node_of(s, 0) == 3);
+  CHECK(node_of(s, 3) == 1);
+  CHECK_NOTHROW(check_memory_mode("--memory", "cold"));
+  CHECK_THROWS_WITH(check_memory_mode("--memory", "hot"),
+                    Catch::Contains("--memory must be 'warm'") && Catch::Contains("got \"hot\""));
 }

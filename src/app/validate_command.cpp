@@ -23,6 +23,7 @@
 #include "app/output_dir.hpp"
 #include "app/runner.hpp"
 #include "app/validate_report.hpp"
+#include "config/placement.hpp"
 #include "config/results.hpp"
 #include "config/scenario.hpp"
 #include "config/workload.hpp"
@@ -92,24 +93,10 @@ MpiRun launch(const Launcher& l, const ValidateOptions& opt, int ranks, const st
   return m;
 }
 
-/// The real run's placement: each rank's host, numbered in order of first appearance, as the MPI backend
-/// names hosts for the techniques (node0, node1, ...; validate/mpi_process.hpp).
-std::vector<int> real_placement(const nlohmann::json& timings) {
-  std::vector<std::string> distinct;
-  std::vector<int> out;
-  for (const auto& h : timings.at("hosts")) {
-    const std::string name = h.get<std::string>();
-    auto it = std::find(distinct.begin(), distinct.end(), name);
-    if (it == distinct.end()) it = distinct.insert(distinct.end(), name);
-    out.push_back(static_cast<int>(it - distinct.begin()));
-  }
-  return out;
-}
-
-/// The platform's own placement of `ranks` ranks: rank r on node r / cores_per_node.
+/// The platform's own placement of the spec's ranks (config::node_of without rank_nodes).
 std::vector<int> platform_placement(const RunSpec& spec) {
   std::vector<int> out;
-  for (int r = 0; r < spec.ranks; ++r) out.push_back(r / spec.platform.cores_per_node);
+  for (int r = 0; r < spec.ranks; ++r) out.push_back(config::node_of(spec, r));
   return out;
 }
 
@@ -159,11 +146,7 @@ int validate_command(const ValidateOptions& opt) {
   if (opt.repeat < 1) throw config::ConfigError("--repeat must be >= 1, got " + std::to_string(opt.repeat));
   if (opt.ranks_given && opt.ranks < 1)
     throw config::ConfigError("-n must be >= 1, got " + std::to_string(opt.ranks));
-  if (opt.memory != "warm" && opt.memory != "cold")
-    throw config::ConfigError(
-        "--memory must be 'warm' (memory kept, one untimed run first) or 'cold' (every "
-        "run timed, first-touch page faults included), got " +
-        config::quote(opt.memory));
+  config::check_memory_mode("--memory", opt.memory);
   if (opt.placement != "real" && opt.placement != "platform")
     throw config::ConfigError(
         "--placement must be 'real' (as the real run placed the ranks) or 'platform' "
@@ -215,7 +198,9 @@ int validate_command(const ValidateOptions& opt) {
                       std::to_string(s.runs.size()) + " points");
 
   // The placement: the real run's, or the platform's.
-  const std::vector<int> real_nodes = real_placement(real.timings);
+  // The real run's hosts numbered as the MPI backend names them for the techniques (node0, node1, ...).
+  const std::vector<int> real_nodes =
+      config::host_indices(real.timings.at("hosts").get<std::vector<std::string>>());
   const RunSpec& first = s.runs.front();
   if (real_nodes.size() != static_cast<std::size_t>(ranks))
     throw PointFailed("ciosim-mpi reported the hosts of " + std::to_string(real_nodes.size()) +

@@ -4,6 +4,8 @@
 #include <string>
 #include <unordered_set>
 
+#include "config/placement.hpp"
+
 namespace ciosim::sim {
 
 namespace {
@@ -116,11 +118,8 @@ void build_platform(World& w) {
     return size > static_cast<double>(mpi->eager_threshold) ? 3.0 : 1.0;
   });
 
-  for (int r = 0; r < w.spec->ranks; ++r) {
-    const auto& placed = w.spec->rank_nodes;
-    const int node = placed.empty() ? r / ps.cores_per_node : placed[static_cast<std::size_t>(r)];
-    w.rank_hosts.push_back(eps[static_cast<std::size_t>(node)].host);
-  }
+  for (int r = 0; r < w.spec->ranks; ++r)
+    w.rank_hosts.push_back(eps[static_cast<std::size_t>(config::node_of(*w.spec, r))].host);
 }
 
 }  // namespace ciosim::sim

@@ -82,11 +82,12 @@ RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& bod
   w.mpi = &network_profile(spec.network_mpi, spec.platform.networks);
   w.io = &network_profile(spec.network_io, spec.platform.networks);
   const PlatformSpec& ps = spec.platform;
-  if (spec.rank_nodes.empty() && (spec.ranks < 1 || spec.ranks > ps.nodes * ps.cores_per_node))
-    throw std::invalid_argument("run.ranks = " + std::to_string(spec.ranks) + " does not fit platform '" +
-                                ps.name + "' (" + std::to_string(ps.nodes) + " nodes x " +
-                                std::to_string(ps.cores_per_node) + " cores)");
-  if (!spec.rank_nodes.empty()) {
+  if (spec.rank_nodes.empty()) {
+    if (spec.ranks < 1 || spec.ranks > ps.nodes * ps.cores_per_node)
+      throw std::invalid_argument("run.ranks = " + std::to_string(spec.ranks) + " does not fit platform '" +
+                                  ps.name + "' (" + std::to_string(ps.nodes) + " nodes x " +
+                                  std::to_string(ps.cores_per_node) + " cores)");
+  } else {
     if (spec.rank_nodes.size() != static_cast<std::size_t>(spec.ranks))
       throw std::invalid_argument("the placement names " + std::to_string(spec.rank_nodes.size()) +
                                   " ranks' nodes for run.ranks = " + std::to_string(spec.ranks));

@@ -35,6 +35,7 @@
 #endif
 
 #include "config/params.hpp"
+#include "config/placement.hpp"
 #include "config/results.hpp"
 #include "config/scenario.hpp"
 #include "validate/mpi_calibrate.hpp"
@@ -147,11 +148,7 @@ int run_command(const RunArgs& a, int rank) {
     if (!d.empty() && rank == 0 && !fs::is_directory(d))
       throw config::ConfigError("cannot create directory " + d.string());
   }
-  if (a.memory != "warm" && a.memory != "cold")
-    throw config::ConfigError(
-        "--memory must be 'warm' (steady state: memory kept, one untimed run first) or "
-        "'cold' (every run timed, first-touch page faults included), got " +
-        config::quote(a.memory));
+  config::check_memory_mode("--memory", a.memory);
   if (a.memory == "warm") {
     // Keep freed memory in the process: every allocation from the heap, the heap never trimmed.
     mallopt(M_MMAP_MAX, 0);

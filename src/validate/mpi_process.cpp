@@ -4,6 +4,8 @@
 #include <climits>
 #include <stdexcept>
 
+#include "config/placement.hpp"
+
 namespace ciosim::mpi {
 
 namespace {
@@ -44,12 +46,8 @@ std::vector<std::string> host_names(MPI_Comm comm) {
 }
 
 std::vector<std::string> canonical_hosts(const std::vector<std::string>& names) {
-  std::vector<std::string> distinct, out;
-  for (const auto& n : names) {
-    auto it = std::find(distinct.begin(), distinct.end(), n);
-    if (it == distinct.end()) it = distinct.insert(distinct.end(), n);
-    out.push_back("node" + std::to_string(it - distinct.begin()));
-  }
+  std::vector<std::string> out;
+  for (const int k : config::host_indices(names)) out.push_back("node" + std::to_string(k));
   return out;
 }
 

@@ -21,7 +21,7 @@
 //  - file_sync: MPI_File_sync (collective) on the shared handle, and on the per-rank handle if open;
 //  - phase marks: MPI_Wtime on this rank;
 //  - host(): "node<k>", k the index of this rank's processor name among the distinct names in rank order,
-//    as the simulator names the hosts of a platform (sim/platform.cpp: rank r on node r / cores_per_node).
+//    as the simulator names the hosts of a platform (config/placement.hpp: host_indices, node_of).
 //    Techniques that group ranks by host (cb_config_list) thus see the same names, and send the same bytes,
 //    on both backends when the placements agree; processor_name() is the real name.
 // MPI errors are returned (MPI_ERRORS_RETURN) and thrown as std::runtime_error naming the call.
