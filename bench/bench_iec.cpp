@@ -14,8 +14,8 @@
 #include <cstring>
 #include <string>
 
-#include "algorithms/distribution.hpp"
-#include "algorithms/iec.hpp"
+#include "algorithms/common/distribution.hpp"
+#include "algorithms/iec/iec.hpp"
 #include "sim/simulate.hpp"
 
 using namespace ciosim;

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "algorithms/datatype.hpp"
+#include "algorithms/common/datatype.hpp"
 
 using namespace ciosim;
 

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <stdexcept>
 
-#include "algorithms/distribution.hpp"
+#include "algorithms/common/distribution.hpp"
 
 using namespace ciosim;
 

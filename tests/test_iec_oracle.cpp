@@ -6,8 +6,8 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "algorithms/distribution.hpp"
-#include "algorithms/iec.hpp"
+#include "algorithms/common/distribution.hpp"
+#include "algorithms/iec/iec.hpp"
 
 using namespace ciosim;
 

@@ -15,9 +15,9 @@
 #include <thread>
 #include <tuple>
 
-#include "algorithms/block_io.hpp"
-#include "algorithms/distribution.hpp"
-#include "algorithms/iec.hpp"
+#include "algorithms/baselines/block_io.hpp"
+#include "algorithms/common/distribution.hpp"
+#include "algorithms/iec/iec.hpp"
 
 using namespace ciosim;
 

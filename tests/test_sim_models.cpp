@@ -121,7 +121,7 @@ double simulated_write(PvfsConfig cfg, std::int64_t bytes, std::vector<std::byte
         p.phase("write");
         p.write_at(0, data);
       },
-      [&](const pvfs::FileStore& f) { *file_out = f.bytes(); });
+      [&](const filesystem::FileStore& f) { *file_out = f.bytes(); });
   CHECK(*file_out == data);
   return r.phases.at(1).time_s;
 }

@@ -2,7 +2,7 @@
 // the file verified, calls counted, timings decomposed. One SimGrid engine per TEST_CASE.
 #include <catch2/catch.hpp>
 
-#include "algorithms/iec.hpp"
+#include "algorithms/iec/iec.hpp"
 #include "models/network/profiles.hpp"
 #include "sim/simulate.hpp"
 

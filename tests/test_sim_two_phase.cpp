@@ -10,8 +10,8 @@
 // P (x2 in 2007) + M*P; waitall 1 + M; file_write M on an aggregator.
 #include <catch2/catch.hpp>
 
-#include "algorithms/distribution.hpp"
-#include "algorithms/two_phase.hpp"
+#include "algorithms/common/distribution.hpp"
+#include "algorithms/two_phase/two_phase.hpp"
 #include "sim/simulate.hpp"
 
 using namespace ciosim;
@@ -44,7 +44,7 @@ Counts run(const RunSpec& s, const std::function<void(Process&)>& body, bool* ve
         body(p);
         c[static_cast<std::size_t>(p.rank())] = p.counters();
       },
-      [&](const pvfs::FileStore& f) {
+      [&](const filesystem::FileStore& f) {
         if (verified && d) *verified = f.bytes() == expected_file(*d, FileLayout::Logical, 4);
       });
   return c;
@@ -240,7 +240,7 @@ TEST_CASE("two-phase write: a window with holes is read before it is written", "
         two_phase::run_write(p, in, make_local_data(d, p.rank(), 4));
         c[static_cast<std::size_t>(p.rank())] = p.counters();
       },
-      [&](const pvfs::FileStore& f) { file = f.bytes(); });
+      [&](const filesystem::FileStore& f) { file = f.bytes(); });
   CHECK(n(c[0], Call::FileRead) == 4);
   CHECK(n(c[0], Call::FileWrite) == 4);
   for (int r = 1; r < 4; ++r) CHECK(n(c[static_cast<std::size_t>(r)], Call::FileRead) == 0);

@@ -1,7 +1,7 @@
 // Call traces (algorithms/trace.hpp) and the run summary shared by both backends (config/run_summary.hpp).
 #include <catch2/catch.hpp>
 
-#include "algorithms/trace.hpp"
+#include "algorithms/common/trace.hpp"
 #include "config/run_summary.hpp"
 
 using namespace ciosim;

@@ -4,10 +4,10 @@
 // Expected values are worked by hand from shared/reference/collective-io-notes.md §1.2-1.4 and §5.1.
 #include <catch2/catch.hpp>
 
-#include "algorithms/access_list.hpp"
-#include "algorithms/cb_config_list.hpp"
-#include "algorithms/distribution.hpp"
-#include "algorithms/two_phase.hpp"
+#include "algorithms/common/access_list.hpp"
+#include "algorithms/common/distribution.hpp"
+#include "algorithms/two_phase/cb_config_list.hpp"
+#include "algorithms/two_phase/two_phase.hpp"
 
 using namespace ciosim;
 using namespace ciosim::two_phase;

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <string>
 
-#include "algorithms/iec.hpp"
+#include "algorithms/iec/iec.hpp"
 #include "config/workload.hpp"
 
 using namespace ciosim;

@@ -1,0 +1,151 @@
+// Offset-length datatypes of the IEC inspector.
+// Singh, Isaila, Pichel, Carretero, "A collective I/O implementation based on inspector-executor paradigm",
+// The Journal of Supercomputing 47(1):53-75, 2009: Phy2Log (Fig. 9), Compute_Datatype (Fig. 12),
+// Compute_Datatype_Intervaled (§3.3.3, "Packing datatype generation"), MPI_Type_indexed + MPI_Type_hvector
+// datatypes (§3.3.1).
+#include "algorithms/common/datatype.hpp"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace ciosim {
+
+std::int64_t Datatype::replica_size() const {
+  std::int64_t n = 0;
+  for (const Tuple& t : tuples) n += t.length;
+  return n;
+}
+
+std::vector<Tuple> Datatype::flatten() const {
+  std::vector<Tuple> out;
+  out.reserve(tuples.size() * static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
+  for (std::int64_t j = 0; j < count; ++j)
+    for (const Tuple& t : tuples) out.push_back({t.offset + j * stride, t.length});
+  return out;
+}
+
+std::int64_t phy2log(const Datatype& dt, std::int64_t k) {
+  const std::int64_t rs = dt.replica_size();
+  if (k < 0 || rs <= 0 || k >= rs * dt.count)
+    throw std::out_of_range("phy2log: entry " + std::to_string(k) + " outside the datatype's " +
+                            std::to_string(rs * std::max<std::int64_t>(dt.count, 0)) + " entries");
+  const std::int64_t replica = k / rs;
+  std::int64_t num_items = 0;  // Fig. 9: walk the tuples until the entry falls in one (L1-L4)
+  for (const Tuple& t : dt.tuples) {
+    const std::int64_t within = k % rs;
+    if (within >= num_items && within < num_items + t.length)
+      return t.offset + within - num_items + replica * dt.stride;
+    num_items += t.length;
+  }
+  throw std::logic_error("phy2log: unreachable");
+}
+
+std::vector<Tuple> compute_datatype(const std::vector<std::int64_t>& addresses) {
+  std::vector<Tuple> out;
+  for (std::int64_t a : addresses) {
+    if (!out.empty() && a == out.back().offset + out.back().length)
+      ++out.back().length;  // L4: consecutive, extend the current tuple
+    else
+      out.push_back({a, 1});  // L2/L3: first entry or a gap, new tuple
+  }
+  return out;
+}
+
+Datatype compute_datatype_intervaled(const std::vector<std::int64_t>& addresses) {
+  const std::size_t n = addresses.size();
+  // The first interval ends where the addresses stop increasing.
+  std::size_t len = 1;
+  while (len < n && addresses[len] > addresses[len - 1]) ++len;
+  if (n == 0 || len == n || n % len != 0) return Datatype{compute_datatype(addresses), 1, 0};
+  const std::int64_t stride = addresses[len] - addresses[0];
+  for (std::size_t i = len; i < n; ++i)
+    if (addresses[i] - addresses[i - len] != stride) return Datatype{compute_datatype(addresses), 1, 0};
+  const std::vector<std::int64_t> first(addresses.begin(),
+                                        addresses.begin() + static_cast<std::ptrdiff_t>(len));
+  return Datatype{compute_datatype(first), static_cast<std::int64_t>(n / len), stride};
+}
+
+// ---- IndexedDatatype
+
+IndexedDatatype::IndexedDatatype(Datatype dt) : dt_(std::move(dt)) {
+  prefix_.reserve(dt_.tuples.size() + 1);
+  std::int64_t n = 0;
+  for (const Tuple& t : dt_.tuples) {
+    if (t.length < 0)
+      throw std::invalid_argument("datatype: negative tuple length " + std::to_string(t.length));
+    prefix_.push_back(n);
+    n += t.length;
+  }
+  prefix_.push_back(n);
+  if (dt_.count < 0)
+    throw std::invalid_argument("datatype: negative replica count " + std::to_string(dt_.count));
+  size_ = n * dt_.count;
+}
+
+std::int64_t IndexedDatatype::map(std::int64_t k) const {
+  if (k < 0 || k >= size_) throw_range_error(k, 1);
+  const std::int64_t rs = prefix_.back();
+  const std::int64_t within = k % rs;
+  const auto t = std::upper_bound(prefix_.begin(), prefix_.end(), within) - prefix_.begin() - 1;
+  return dt_.tuples[static_cast<std::size_t>(t)].offset + (within - prefix_[static_cast<std::size_t>(t)]) +
+         (k / rs) * dt_.stride;
+}
+
+void IndexedDatatype::throw_range_error(std::int64_t first, std::int64_t n) const {
+  throw std::out_of_range("datatype: entries [" + std::to_string(first) + ", " + std::to_string(first + n) +
+                          ") outside [0, " + std::to_string(size_) + ")");
+}
+
+// ---- pack / unpack
+
+namespace {
+
+template <class Copy>
+void for_each_region(std::int64_t buffer_bytes, const Datatype& dt, std::int64_t element_size,
+                     std::int64_t packed_bytes, const char* what, Copy&& copy) {
+  if (element_size <= 0)
+    throw std::invalid_argument(std::string(what) + ": element size must be positive (got " +
+                                std::to_string(element_size) + ")");
+  if (dt.size() * element_size != packed_bytes)
+    throw std::out_of_range(std::string(what) + ": packed buffer holds " + std::to_string(packed_bytes) +
+                            " bytes, the datatype selects " + std::to_string(dt.size() * element_size));
+  std::int64_t pos = 0;
+  for (std::int64_t j = 0; j < dt.count; ++j) {
+    for (const Tuple& t : dt.tuples) {
+      const std::int64_t off = (t.offset + j * dt.stride) * element_size;
+      const std::int64_t len = t.length * element_size;
+      if (len == 0) continue;
+      if (off < 0 || off + len > buffer_bytes)
+        throw std::out_of_range(std::string(what) + ": entries [" + std::to_string(t.offset + j * dt.stride) +
+                                ", " + std::to_string(t.offset + j * dt.stride + t.length) +
+                                ") outside the buffer of " + std::to_string(buffer_bytes / element_size) +
+                                " entries");
+      copy(off, pos, len);
+      pos += len;
+    }
+  }
+}
+
+}  // namespace
+
+void pack(std::span<const std::byte> src, const Datatype& dt, std::int64_t element_size,
+          std::span<std::byte> out) {
+  for_each_region(static_cast<std::int64_t>(src.size()), dt, element_size,
+                  static_cast<std::int64_t>(out.size()), "pack",
+                  [&](std::int64_t off, std::int64_t pos, std::int64_t len) {
+                    std::memcpy(out.data() + pos, src.data() + off, static_cast<std::size_t>(len));
+                  });
+}
+
+void unpack(std::span<const std::byte> in, const Datatype& dt, std::int64_t element_size,
+            std::span<std::byte> dst) {
+  for_each_region(static_cast<std::int64_t>(dst.size()), dt, element_size,
+                  static_cast<std::int64_t>(in.size()), "unpack",
+                  [&](std::int64_t off, std::int64_t pos, std::int64_t len) {
+                    std::memcpy(dst.data() + off, in.data() + pos, static_cast<std::size_t>(len));
+                  });
+}
+
+}  // namespace ciosim

@@ -1,0 +1,312 @@
+// Workload distributions of the global vector x: block-cyclic (paper §3, Fig. 1), a random distribution
+// satisfying IEC's per-chunk condition, and explicit lists (Fig. 11's "generic distribution").
+// Singh, Isaila, Pichel, Carretero, "A collective I/O implementation based on inspector-executor paradigm",
+// The Journal of Supercomputing 47(1):53-75, 2009.
+#include "algorithms/common/distribution.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+namespace ciosim {
+
+namespace {
+
+std::string s(std::int64_t v) {
+  return std::to_string(v);
+}
+
+/// splitmix64 (Steele, Lea, Flood 2014): a tiny PRNG whose output is fixed by its definition, so that a seed
+/// gives the same distribution with every compiler and standard library.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, n) by rejection (no modulo bias).
+  std::uint64_t below(std::uint64_t n) {
+    const std::uint64_t threshold = (0 - n) % n;
+    for (;;) {
+      const std::uint64_t r = next();
+      if (r >= threshold) return r % n;
+    }
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+/// Calls fn(offset, length, rank) for every tuple of every replica of every rank with length > 0.
+template <class Fn>
+void for_each_interval(const Distribution& d, Fn&& fn) {
+  for (int r = 0; r < d.nprocs(); ++r) {
+    const Datatype& dt = d.per_rank[static_cast<std::size_t>(r)];
+    for (std::int64_t j = 0; j < dt.count; ++j)
+      for (const Tuple& t : dt.tuples)
+        if (t.length > 0) fn(t.offset + j * dt.stride, t.length, r);
+  }
+}
+
+/// Ranks (up to two) that hold entry e, for naming them in a message.
+std::string holders(const Distribution& d, std::int64_t e) {
+  std::vector<int> ranks;
+  for_each_interval(d, [&](std::int64_t off, std::int64_t len, int r) {
+    if (e >= off && e < off + len && ranks.size() < 2) ranks.push_back(r);
+  });
+  if (ranks.size() == 2 && ranks[0] == ranks[1]) return "rank " + std::to_string(ranks[0]) + " twice";
+  std::string out = "ranks";
+  for (std::size_t i = 0; i < ranks.size(); ++i) out += (i ? " and " : " ") + std::to_string(ranks[i]);
+  return out;
+}
+
+std::string missing(std::int64_t e, std::int64_t nx) {
+  return "entry " + s(e) + " of x is held by no rank (Nx=" + s(nx) + ")";
+}
+
+std::string duplicated(const Distribution& d, std::int64_t e) {
+  return "entry " + s(e) + " of x is held by " + holders(d, e) + " (each entry must be held exactly once)";
+}
+
+std::string check_by_sorting(const Distribution& d) {
+  struct Interval {
+    std::int64_t offset, length;
+  };
+  std::vector<Interval> all;
+  for_each_interval(d, [&](std::int64_t off, std::int64_t len, int) { all.push_back({off, len}); });
+  std::sort(all.begin(), all.end(), [](const Interval& a, const Interval& b) { return a.offset < b.offset; });
+  std::int64_t next = 0;  // first entry not yet covered
+  for (const Interval& iv : all) {
+    if (iv.offset > next) return missing(next, d.nx);
+    if (iv.offset < next) return duplicated(d, iv.offset);
+    next = iv.offset + iv.length;
+  }
+  if (next < d.nx) return missing(next, d.nx);
+  return "";
+}
+
+std::string check_by_bitmap(const Distribution& d) {
+  std::vector<std::uint64_t> bits(static_cast<std::size_t>(d.nx / 64 + 1), 0);
+  std::int64_t first_dup = d.nx;
+  for_each_interval(d, [&](std::int64_t off, std::int64_t len, int) {
+    for (std::int64_t e = off; e < off + len; ++e) {
+      std::uint64_t& w = bits[static_cast<std::size_t>(e >> 6)];
+      const std::uint64_t m = std::uint64_t{1} << (e & 63);
+      if (w & m) first_dup = std::min(first_dup, e);
+      w |= m;
+    }
+  });
+  std::int64_t first_missing = d.nx;
+  for (std::size_t i = 0; i < bits.size(); ++i) {
+    if (~bits[i] != 0) {
+      first_missing =
+          std::min<std::int64_t>(d.nx, static_cast<std::int64_t>(i) * 64 + std::countr_one(bits[i]));
+      break;
+    }
+  }
+  if (first_missing < first_dup) return missing(first_missing, d.nx);
+  if (first_dup < d.nx) return duplicated(d, first_dup);
+  return "";
+}
+
+}  // namespace
+
+Distribution block_cyclic(std::int64_t nx, int np, std::int64_t bx) {
+  const std::string vals = " (Nx=" + s(nx) + ", Np=" + s(np) + ", Bx=" + s(bx) + ")";
+  if (nx <= 0 || np <= 0 || bx <= 0)
+    throw std::invalid_argument("block-cyclic needs Nx, Np and Bx > 0" + vals);
+  if (nx % (static_cast<std::int64_t>(np) * bx) != 0)
+    throw std::invalid_argument("block-cyclic needs Nx divisible by Np*Bx" + vals);
+  Distribution d;
+  d.nx = nx;
+  const std::int64_t cycle = static_cast<std::int64_t>(np) * bx;
+  for (int r = 0; r < np; ++r) d.per_rank.push_back(Datatype{{{r * bx, bx}}, nx / cycle, cycle});
+  return d;
+}
+
+Distribution irregular(std::int64_t nx, int np, std::uint64_t seed) {
+  const std::string vals = " (Nx=" + s(nx) + ", Np=" + s(np) + ")";
+  if (nx <= 0 || np <= 0) throw std::invalid_argument("irregular needs Nx > 0 and Np > 0" + vals);
+  const std::int64_t np64 = np;
+  if (nx % (np64 * np64) != 0) throw std::invalid_argument("irregular needs Nx divisible by Np^2" + vals);
+  const std::int64_t chunk = nx / np64;
+  const std::int64_t share = chunk / np64;  // entries of each chunk per rank
+  SplitMix64 rng(seed);
+  Distribution d;
+  d.nx = nx;
+  d.per_rank.resize(static_cast<std::size_t>(np));
+  std::vector<int> owner(static_cast<std::size_t>(chunk));
+  for (std::int64_t c = 0; c < np64; ++c) {
+    for (std::int64_t i = 0; i < chunk; ++i) owner[static_cast<std::size_t>(i)] = static_cast<int>(i / share);
+    for (std::int64_t i = chunk - 1; i > 0; --i)  // Fisher-Yates
+      std::swap(owner[static_cast<std::size_t>(i)],
+                owner[static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(i) + 1))]);
+    for (std::int64_t i = 0; i < chunk; ++i) {
+      const std::int64_t e = c * chunk + i;
+      auto& tuples = d.per_rank[static_cast<std::size_t>(owner[static_cast<std::size_t>(i)])].tuples;
+      if (!tuples.empty() && tuples.back().offset + tuples.back().length == e)
+        ++tuples.back().length;
+      else
+        tuples.push_back({e, 1});
+    }
+  }
+  return d;
+}
+
+std::vector<int> dims_create(int nnodes, int ndims) {
+  if (nnodes < 1 || ndims < 1)
+    throw std::invalid_argument("dims_create needs nnodes >= 1 and ndims >= 1 (nnodes=" + s(nnodes) +
+                                ", ndims=" + s(ndims) + ")");
+  std::vector<int> best;
+  std::vector<int> cur;
+  // Depth-first over non-increasing factor sequences; the first found at the best spread wins, and the
+  // search visits larger leading factors first, so prefer a candidate only when strictly better.
+  auto better = [&](const std::vector<int>& c) {
+    if (best.empty()) return true;
+    const int sc = c.front() - c.back();
+    const int sb = best.front() - best.back();
+    if (sc != sb) return sc < sb;
+    return c < best;  // smaller largest dimension first, then lexicographic
+  };
+  auto search = [&](auto&& self, int left, int max_factor) -> void {
+    if (static_cast<int>(cur.size()) == ndims - 1) {
+      if (left > max_factor) return;
+      cur.push_back(left);
+      if (better(cur)) best = cur;
+      cur.pop_back();
+      return;
+    }
+    for (int f = std::min(left, max_factor); f >= 1; --f) {
+      if (left % f != 0) continue;
+      cur.push_back(f);
+      self(self, left / f, f);
+      cur.pop_back();
+    }
+  };
+  search(search, nnodes, nnodes);
+  return best;
+}
+
+Distribution block3d(std::int64_t gx, std::int64_t gy, std::int64_t gz, int np) {
+  const std::string vals = " (nx=" + s(gx) + ", ny=" + s(gy) + ", nz=" + s(gz) + ", Np=" + s(np) + ")";
+  if (gx <= 0 || gy <= 0 || gz <= 0 || np <= 0)
+    throw std::invalid_argument("block3d needs nx, ny, nz and Np > 0" + vals);
+  if (gx > INT64_MAX / gy || gx * gy > INT64_MAX / gz)
+    throw std::invalid_argument("block3d: nx*ny*nz overflows 64 bits" + vals);
+  const std::vector<int> dims = dims_create(np, 3);
+  const std::int64_t g[3] = {gx, gy, gz};
+  std::int64_t block[3];
+  for (int k = 0; k < 3; ++k)
+    block[k] = (g[k] + dims[static_cast<std::size_t>(k)] - 1) / dims[static_cast<std::size_t>(k)];
+  Distribution d;
+  d.nx = gx * gy * gz;
+  for (int r = 0; r < np; ++r) {
+    const int c[3] = {r / (dims[1] * dims[2]), (r / dims[2]) % dims[1], r % dims[2]};
+    std::int64_t lo[3], len[3];
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = std::min(g[k], c[k] * block[k]);
+      len[k] = std::min(g[k], lo[k] + block[k]) - lo[k];
+    }
+    Datatype dt;
+    if (len[0] == 0 || len[1] == 0 || len[2] == 0) {
+      d.per_rank.push_back(dt);  // this rank holds nothing
+      continue;
+    }
+    // One x-plane of the block: len[1] rows of len[2] entries, merged when the rows are whole; the planes
+    // are replicas len[0] times with a stride of one global plane (merged too when planes are whole).
+    const std::int64_t base = (lo[0] * gy + lo[1]) * gz + lo[2];
+    if (len[2] == gz && len[1] == gy) {
+      dt.tuples.push_back({base, len[0] * gy * gz});
+    } else {
+      if (len[2] == gz)
+        dt.tuples.push_back({base, len[1] * gz});
+      else
+        for (std::int64_t y = 0; y < len[1]; ++y) dt.tuples.push_back({base + y * gz, len[2]});
+      dt.count = len[0];
+      dt.stride = gy * gz;
+    }
+    d.per_rank.push_back(std::move(dt));
+  }
+  return d;
+}
+
+Distribution from_lists(std::int64_t nx, std::vector<std::vector<Tuple>> lists) {
+  Distribution d;
+  d.nx = nx;
+  for (auto& l : lists) d.per_rank.push_back(Datatype{std::move(l), 1, 0});
+  if (std::string why = check_partition(d); !why.empty())
+    throw std::invalid_argument("the lists must partition [0, Nx): " + why);
+  return d;
+}
+
+std::string check_partition(const Distribution& d) {
+  if (d.nx <= 0) return "Nx must be positive (Nx=" + s(d.nx) + ")";
+  if (d.nprocs() == 0) return "a distribution needs at least one rank";
+  std::int64_t intervals = 0;
+  std::int64_t entries = 0;
+  for (int r = 0; r < d.nprocs(); ++r) {
+    const Datatype& dt = d.per_rank[static_cast<std::size_t>(r)];
+    const std::string who = "rank " + std::to_string(r);
+    if (dt.count < 1) return who + " has replica count " + s(dt.count) + " (must be >= 1)";
+    for (const Tuple& t : dt.tuples) {
+      if (t.length < 0)
+        return who + " has a tuple of negative length {" + s(t.offset) + "," + s(t.length) + "}";
+      if (t.length == 0) continue;
+      // Replicas are affine in j, so the extremes are at j = 0 and j = count - 1.
+      const std::int64_t lo = std::min(t.offset, t.offset + (dt.count - 1) * dt.stride);
+      const std::int64_t hi = std::max(t.offset, t.offset + (dt.count - 1) * dt.stride) + t.length;
+      if (lo < 0 || hi > d.nx)
+        return who + " holds entries outside [0, Nx) (tuple {" + s(t.offset) + "," + s(t.length) +
+               "}, Nx=" + s(d.nx) + ")";
+    }
+    intervals += static_cast<std::int64_t>(dt.tuples.size()) * dt.count;
+    entries += dt.size();
+  }
+  // 24 bytes per interval for sorting versus one bit per entry of x plus a walk over every held entry.
+  if (intervals * 24 <= d.nx / 8 + entries / 4) return check_by_sorting(d);
+  return check_by_bitmap(d);
+}
+
+void count_per_piece(const Datatype& dt, std::int64_t piece, std::vector<std::int64_t>& counts) {
+  const auto npieces = static_cast<std::int64_t>(counts.size());
+  if (piece <= 0 || npieces == 0) return;
+  const std::int64_t end = piece * npieces;
+  auto add_interval = [&](std::int64_t a, std::int64_t len) {
+    std::int64_t b = std::min(a + len, end);
+    a = std::max<std::int64_t>(a, 0);
+    while (a < b) {
+      const std::int64_t p = a / piece;
+      const std::int64_t stop = std::min(b, (p + 1) * piece);
+      counts[static_cast<std::size_t>(p)] += stop - a;
+      a = stop;
+    }
+  };
+  const bool closed_form = dt.stride > 0 && dt.count > 2 * (npieces + 1);
+  if (!closed_form) {
+    for (std::int64_t j = 0; j < dt.count; ++j)
+      for (const Tuple& t : dt.tuples) add_interval(t.offset + j * dt.stride, t.length);
+    return;
+  }
+  for (const Tuple& t : dt.tuples) {
+    if (t.length <= 0) continue;
+    // below(x): entries of the replicas [o + j*stride, o + j*stride + len), j < count, that are < x.
+    auto below = [&](std::int64_t x) {
+      const std::int64_t base = x - t.offset - t.length;
+      std::int64_t j = base < 0 ? 0 : std::min(dt.count, base / dt.stride + 1);  // replicas entirely below x
+      std::int64_t n = j * t.length;
+      for (; j < dt.count && t.offset + j * dt.stride < x; ++j) n += x - (t.offset + j * dt.stride);
+      return n;
+    };
+    std::int64_t prev = below(0);
+    for (std::int64_t p = 0; p < npieces; ++p) {
+      const std::int64_t next = below((p + 1) * piece);
+      counts[static_cast<std::size_t>(p)] += next - prev;
+      prev = next;
+    }
+  }
+}
+
+}  // namespace ciosim

@@ -1,0 +1,57 @@
+// Workload distributions of the global vector x over the ranks (paper §3: block-cyclic with blocks of Bx
+// entries, Fig. 1; "generic distributions" described by datatypes, Fig. 11), and the 3-D block distribution
+// of ROMIO's coll_perf test (shared/reference/collective-io-notes.md §5.1).
+// Singh, Isaila, Pichel, Carretero, "A collective I/O implementation based on inspector-executor paradigm",
+// The Journal of Supercomputing 47(1):53-75, 2009.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "algorithms/common/datatype.hpp"
+#include "algorithms/technique.hpp"
+
+namespace ciosim {
+
+/// Block-cyclic distribution: rank r holds blocks r, r+Np, r+2Np, ... of Bx entries. Each rank's datatype
+/// is the single tuple {r*Bx, Bx} replicated Nx/(Np*Bx) times with a stride of Np*Bx entries. Requires
+/// Nx > 0, Np > 0, Bx > 0 and Nx divisible by Np*Bx; throws std::invalid_argument otherwise.
+Distribution block_cyclic(std::int64_t nx, int np, std::int64_t bx);
+
+/// A random distribution that IEC can handle: every rank holds exactly Nx/Np^2 entries, chosen at random,
+/// of each of the Np file chunks of Nx/Np entries; each rank stores its entries in increasing logical order
+/// (merged into tuples). Deterministic for a seed on every platform (splitmix64, no <random>). Requires
+/// Nx > 0, Np > 0 and Nx divisible by Np^2; throws std::invalid_argument otherwise.
+Distribution irregular(std::int64_t nx, int np, std::uint64_t seed);
+
+/// MPI_Dims_create(nnodes, ndims) with every dimension free: the non-increasing ndims-tuple of positive
+/// integers whose product is nnodes and whose largest and smallest differ least (ties: the smallest
+/// largest dimension, then lexicographically smallest), e.g. 16 -> {4, 2, 2}, 8 -> {2, 2, 2},
+/// 12 -> {3, 2, 2}. Throws std::invalid_argument unless nnodes >= 1 and ndims >= 1.
+std::vector<int> dims_create(int nnodes, int ndims);
+
+/// A 3-D array of gx*gy*gz entries in C order (x slowest) block-distributed over a process grid
+/// {px, py, pz} = dims_create(np, 3), as ROMIO's coll_perf builds it with MPI_Type_create_darray(BLOCK,
+/// DFLT_DARG, MPI_ORDER_C): block = ceil(G/p) per dimension, process (cx, cy, cz) is rank
+/// (cx*py + cy)*pz + cz and holds [c*block, min(G, (c+1)*block)) in each dimension, so trailing ranks may
+/// hold less or nothing. Each rank stores its block in C order. Throws std::invalid_argument on
+/// non-positive sizes.
+Distribution block3d(std::int64_t gx, std::int64_t gy, std::int64_t gz, int np);
+
+/// A distribution from explicit lists of {offset, length} tuples (one list per rank, in storage order).
+/// Throws std::invalid_argument unless the lists partition [0, Nx), naming the first missing or duplicated
+/// entry.
+Distribution from_lists(std::int64_t nx, std::vector<std::vector<Tuple>> lists);
+
+/// "" when d's datatypes partition [0, Nx) (every entry held by exactly one rank, once), else a one-line
+/// reason naming the first offending entry. Cost: O(tuples log tuples) or O(Nx/8) bytes and O(entries),
+/// whichever is cheaper for d.
+std::string check_partition(const Distribution& d);
+
+/// Adds to counts[p] the number of entries `dt` selects in [p*piece, (p+1)*piece), for p < counts.size().
+/// Replicated datatypes are counted in closed form per tuple and piece (no walk over the replicas) when that
+/// is cheaper. Entries outside [0, piece*counts.size()) are ignored.
+void count_per_piece(const Datatype& dt, std::int64_t piece, std::vector<std::int64_t>& counts);
+
+}  // namespace ciosim

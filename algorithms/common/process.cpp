@@ -1,0 +1,169 @@
+#include "algorithms/common/process.hpp"
+
+#include <numeric>
+
+namespace ciosim {
+
+const char* call_name(Call c) {
+  switch (c) {
+    case Call::Send:
+      return "send";
+    case Call::Recv:
+      return "recv";
+    case Call::Isend:
+      return "isend";
+    case Call::Irecv:
+      return "irecv";
+    case Call::Wait:
+      return "wait";
+    case Call::Waitall:
+      return "waitall";
+    case Call::Barrier:
+      return "barrier";
+    case Call::Bcast:
+      return "bcast";
+    case Call::Gather:
+      return "gather";
+    case Call::Gatherv:
+      return "gatherv";
+    case Call::Allgather:
+      return "allgather";
+    case Call::Alltoall:
+      return "alltoall";
+    case Call::Allreduce:
+      return "allreduce";
+    case Call::FileOpen:
+      return "file_open";
+    case Call::FileClose:
+      return "file_close";
+    case Call::FileWrite:
+      return "file_write";
+    case Call::FileRead:
+      return "file_read";
+    case Call::FileListWrite:
+      return "file_list_write";
+    case Call::FileListRead:
+      return "file_list_read";
+    case Call::FileSync:
+      return "file_sync";
+    case Call::kCount:
+      break;
+  }
+  return "?";
+}
+
+void Process::send(int dst, int tag, std::span<const std::byte> buf) {
+  count(Call::Send);
+  note(Call::Send, dst, static_cast<std::int64_t>(buf.size()), tag);
+  counters_.bytes_sent += static_cast<std::int64_t>(buf.size());
+  do_send(dst, tag, buf);
+}
+void Process::recv(int src, int tag, std::span<std::byte> buf) {
+  count(Call::Recv);
+  note(Call::Recv, src, static_cast<std::int64_t>(buf.size()), tag);
+  do_recv(src, tag, buf);
+}
+Request Process::isend(int dst, int tag, std::span<const std::byte> buf) {
+  count(Call::Isend);
+  note(Call::Isend, dst, static_cast<std::int64_t>(buf.size()), tag);
+  counters_.bytes_sent += static_cast<std::int64_t>(buf.size());
+  return do_isend(dst, tag, buf);
+}
+Request Process::irecv(int src, int tag, std::span<std::byte> buf) {
+  count(Call::Irecv);
+  note(Call::Irecv, src, static_cast<std::int64_t>(buf.size()), tag);
+  return do_irecv(src, tag, buf);
+}
+void Process::wait(Request& r) {
+  count(Call::Wait);
+  note(Call::Wait, -1, 1);
+  do_wait(r);
+}
+void Process::waitall(std::vector<Request>& rs) {
+  count(Call::Waitall);
+  note(Call::Waitall, -1, static_cast<std::int64_t>(rs.size()));
+  do_waitall(rs);
+}
+void Process::barrier() {
+  count(Call::Barrier);
+  note(Call::Barrier);
+  do_barrier();
+}
+void Process::bcast(std::span<std::byte> buf, int root) {
+  count(Call::Bcast);
+  note(Call::Bcast, root, static_cast<std::int64_t>(buf.size()));
+  if (rank() == root) counters_.bytes_sent += static_cast<std::int64_t>(buf.size());
+  do_bcast(buf, root);
+}
+void Process::gather(std::span<const std::byte> send, std::span<std::byte> recv, int root) {
+  count(Call::Gather);
+  note(Call::Gather, root, static_cast<std::int64_t>(send.size()));
+  counters_.bytes_sent += static_cast<std::int64_t>(send.size());
+  do_gather(send, recv, root);
+}
+void Process::gatherv(std::span<const std::byte> send, std::span<std::byte> recv,
+                      std::span<const std::int64_t> counts, int root) {
+  count(Call::Gatherv);
+  note(Call::Gatherv, root, static_cast<std::int64_t>(send.size()));
+  counters_.bytes_sent += static_cast<std::int64_t>(send.size());
+  do_gatherv(send, recv, counts, root);
+}
+void Process::allgather(std::span<const std::byte> send, std::span<std::byte> recv) {
+  count(Call::Allgather);
+  note(Call::Allgather, -1, static_cast<std::int64_t>(send.size()));
+  counters_.bytes_sent += static_cast<std::int64_t>(send.size());
+  do_allgather(send, recv);
+}
+void Process::alltoall(std::span<const std::byte> send, std::span<std::byte> recv) {
+  count(Call::Alltoall);
+  note(Call::Alltoall, -1, static_cast<std::int64_t>(send.size()));
+  counters_.bytes_sent += static_cast<std::int64_t>(send.size());
+  do_alltoall(send, recv);
+}
+void Process::allreduce_max(std::span<std::int64_t> values) {
+  count(Call::Allreduce);
+  note(Call::Allreduce, -1, static_cast<std::int64_t>(values.size_bytes()));
+  counters_.bytes_sent += static_cast<std::int64_t>(values.size_bytes());
+  do_allreduce_max(values);
+}
+void Process::file_open(const std::string& name) {
+  count(Call::FileOpen);
+  note(Call::FileOpen);
+  do_file_open(name);
+}
+void Process::file_close() {
+  count(Call::FileClose);
+  note(Call::FileClose);
+  do_file_close();
+}
+void Process::write_at(Offset offset, std::span<const std::byte> data) {
+  count(Call::FileWrite);
+  note(Call::FileWrite, -1, offset, static_cast<std::int64_t>(data.size()));
+  counters_.bytes_written += static_cast<std::int64_t>(data.size());
+  do_write_at(offset, data);
+}
+void Process::read_at(Offset offset, std::span<std::byte> data) {
+  count(Call::FileRead);
+  note(Call::FileRead, -1, offset, static_cast<std::int64_t>(data.size()));
+  counters_.bytes_read += static_cast<std::int64_t>(data.size());
+  do_read_at(offset, data);
+}
+void Process::write_list(std::span<const Extent> regions, std::span<const std::byte> data) {
+  count(Call::FileListWrite);
+  note_regions(Call::FileListWrite, regions);
+  counters_.bytes_written += static_cast<std::int64_t>(data.size());
+  do_write_list(regions, data);
+}
+void Process::read_list(std::span<const Extent> regions, std::span<std::byte> data) {
+  count(Call::FileListRead);
+  note_regions(Call::FileListRead, regions);
+  counters_.bytes_read += static_cast<std::int64_t>(data.size());
+  do_read_list(regions, data);
+}
+void Process::file_sync() {
+  count(Call::FileSync);
+  note(Call::FileSync);
+  do_file_sync();
+}
+
+}  // namespace ciosim

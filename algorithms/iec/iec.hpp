@@ -1,0 +1,138 @@
+// Inspector-Executor Collective I/O (IEC I/O).
+// Singh, Isaila, Pichel, Carretero, "A collective I/O implementation based on inspector-executor
+// paradigm", The Journal of Supercomputing 47(1):53-75, 2009 (shared/seeds/000_*.txt); conference
+// version in shared/seeds/002_*.txt.
+//
+// Inspector and executor are separate so that one plan serves many writes (the paper's amortisation).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "algorithms/common/datatype.hpp"
+#include "algorithms/common/process.hpp"
+#include "algorithms/technique.hpp"
+
+namespace ciosim::iec {
+
+// ---- closed forms of §3.1-3.2 (all in array entries)
+
+/// Nph = ceil(log2 Np) (eq. 1).
+int num_phases(int np);
+/// Butterfly partner of rank r in phase ph (Fig. 2, L5; Table 2).
+int partner(int r, int ph);
+/// count_ones(r) * Nx/(2 Np) (Fig. 2, L2; Table 1).
+std::int64_t alloc_offset(int r, std::int64_t nx, int np);
+/// Entries allocated per rank: Nx/Np + Nph * Nx/(2 Np) (eqs. 2, L1).
+std::int64_t buffer_entries(std::int64_t nx, int np);
+/// compute_offset (Fig. 4; Table 3): where rank r stores what it receives in phase ph.
+std::int64_t recv_offset(int r, int ph, std::int64_t nx, int np);
+/// permute(bin_rank) * Nx/Np (Fig. 2, L8; Table 4): bit-reversed rank over Nph bits.
+std::int64_t file_offset(int r, std::int64_t nx, int np);
+
+/// "" when IEC can run `d`, else a one-line reason naming the constraint (power-of-two rank count;
+/// every rank holding Nx/Np^2 entries of each of the Np file chunks of Nx/Np entries).
+/// The test is exact: a partition with Nx/Np entries per rank whose lists split evenly at every butterfly
+/// phase, which the per-chunk condition implies but does not require (see docs/iec.md). check() == "" iff
+/// the inspector delivers chunk bitrev(r) to every rank r.
+std::string check(const Distribution& d);
+
+// ---- the inspector's result for one rank
+
+struct Phase {
+  int partner = 0;
+  std::int64_t recv_offset = 0;  ///< where the Nx/(2Np) received entries are stored, consecutively
+  Datatype send;                 ///< positions in the rank's memory of the entries sent (Fig. 10, L4)
+};
+
+struct RankPlan {
+  int rank = 0;
+  std::int64_t alloc_offset = 0;    ///< where the rank's initial entries are placed
+  std::int64_t buffer_entries = 0;  ///< size of the memory region
+  std::vector<Phase> phases;
+  Datatype pack;                 ///< Compute_Datatype_Intervaled of the final list (Fig. 10, L10)
+  std::int64_t file_offset = 0;  ///< entry offset of the packed chunk in the file
+};
+
+/// The inspector of one rank as a step machine, so that it can be driven by a Process (one datatype
+/// exchange per phase) or by a single thread stepping all ranks (for `ciosim plan` and tests).
+class Inspector {
+ public:
+  Inspector(const Distribution& d, int rank);
+  int phases() const;
+  /// The serialized datatype bundle this rank sends to its partner in phase ph (its send datatype plus
+  /// every datatype needed to resolve its memory positions: the recursive exchange of §3.3.3).
+  std::vector<std::int64_t> outgoing(int ph);
+  /// Consumes the partner's bundle for phase ph.
+  void incoming(int ph, const std::vector<std::int64_t>& bundle);
+  /// After all phases: the plan. Throws std::logic_error if the final entries are not the contiguous
+  /// chunk [file_offset, file_offset + Nx/Np) (cannot happen when check() passed).
+  RankPlan finish();
+  /// Offset-length tuples processed so far (charged as CPU work by the Process-driven inspector).
+  std::int64_t tuples_processed() const;
+
+ private:
+  struct Entry {  ///< the paper's <logical, physical> list element
+    std::int64_t logical = 0;
+    std::int64_t physical = 0;
+  };
+  const Distribution* dist_;
+  int rank_;
+  int np_;
+  int nph_;
+  std::int64_t nx_;
+  std::int64_t half_;  ///< Nx/(2 Np): entries sent and received per phase
+  std::int64_t alloc_offset_;
+  std::int64_t buffer_entries_;
+  std::vector<Entry> list_;  ///< entries the rank owns now, sorted by logical address
+  std::vector<Phase> phases_;
+  std::vector<std::vector<std::int64_t>> received_;  ///< the partner's bundle of each phase, verbatim
+  int next_out_ = 0;                                 ///< next phase for outgoing()
+  int next_in_ = 0;                                  ///< next phase for incoming()
+  bool finished_ = false;
+  std::int64_t tuples_ = 0;
+};
+
+/// Runs the inspector of every rank in one thread (no Process needed).
+std::vector<RankPlan> inspect_all(const Distribution& d);
+
+/// Runs the inspector on a Process: one bundle exchange with the partner per phase (isend/irecv of the
+/// size, then of the bundle), CPU work charged per tuple processed. Marks phase "inspector".
+RankPlan inspect(Process& p, const Distribution& d);
+
+/// The executor (Fig. 2, L5-L9): places `local` at alloc_offset in a buffer of buffer_entries, runs the
+/// exchange phases (phase marks "exchange0", "exchange1", ...), packs ("pack") and writes the packed
+/// chunk at file_offset ("write"). The file must be open.
+void execute(Process& p, const RankPlan& plan, std::int64_t element_size, LocalData local);
+
+/// The technique entry point registered as "iec": inspector once, then `iterations` executions.
+void run(Process& p, const TechniqueInput& in, LocalData local);
+
+// ---- the executor's data movement without a Process (tests, `ciosim plan`)
+
+/// The packed chunk of one rank (Fig. 2, L7): `buffer` (buffer_entries * element_size bytes, after all
+/// exchange phases) packed by plan.pack. The same code path as execute().
+std::vector<std::byte> pack_chunk(const RankPlan& plan, std::span<const std::byte> buffer,
+                                  std::int64_t element_size);
+
+/// Runs the executor's data movement for every rank in one thread: places local[r] at alloc_offset, performs
+/// the first `phases` exchange phases (all of them when phases < 0) and returns every rank's buffer.
+std::vector<std::vector<std::byte>> exchange_all(const std::vector<RankPlan>& plans,
+                                                 std::int64_t element_size,
+                                                 const std::vector<std::vector<std::byte>>& local,
+                                                 int phases = -1);
+
+/// Each rank's memory after `phases` exchange phases (all when phases < 0), as the logical index of x held in
+/// every buffer entry, -1 where nothing was stored yet (the layouts of Figs. 3, 5 and 6 of the conference
+/// paper). Moves real data (8-byte indices) with exchange_all.
+std::vector<std::vector<std::int64_t>> simulate_memory(const Distribution& d,
+                                                       const std::vector<RankPlan>& plans, int phases = -1);
+
+/// The file IEC writes: every rank's packed chunk placed at its file_offset (moves real bytes built with
+/// make_local_data). Equals expected_file(d, FileLayout::Logical, element_size) when the plans are right.
+std::vector<std::byte> simulate_file(const Distribution& d, const std::vector<RankPlan>& plans,
+                                     std::int64_t element_size);
+
+}  // namespace ciosim::iec

@@ -1,0 +1,407 @@
+// IEC I/O inspector: datatype generation (§3.3.3, Fig. 10) with the recursive datatype exchange.
+// Singh, Isaila, Pichel, Carretero, "A collective I/O implementation based on inspector-executor paradigm",
+// The Journal of Supercomputing 47(1):53-75, 2009.
+//
+// Each rank keeps the paper's List of <logical, physical> pairs for the entries it owns, sorted by logical
+// address (memory mapping list, L1-L2). In phase ph it gives away the half of the list that Property 4
+// selects (L3), describes the given entries by Compute_Datatype over their physical addresses in ascending
+// order (L4; see docs/iec.md for why not in list order), and exchanges a "bundle" with its partner (L5): its
+// send datatype plus everything needed to turn the partner's view of those entries into logical addresses,
+// i.e. its own distribution datatype and alloc_offset, and for each earlier phase k whose receive region the
+// send datatype touches, the receive offset and (recursively) the bundle it received then (the paper's
+// "recursive datatype invocation" and its footnote 2). The receiver resolves each received slot (L6-L8) and
+// merges the new pairs into its list (L9). After the last phase the list must be the chunk
+// [file_offset, file_offset + Nx/Np) and Compute_Datatype_Intervaled gives the packing datatype (L10).
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+#include "algorithms/iec/iec.hpp"
+
+namespace ciosim::iec {
+
+namespace {
+
+// ---- bundle serialization (all std::int64_t words)
+//
+// Node := rank alloc_offset region_entries
+//         send(count stride ntuples {offset length}*)
+//         has_distr [distr(count stride ntuples {offset length}*)]
+//         nchildren {recv_offset words Node}*
+
+void put_datatype(std::vector<std::int64_t>& out, const Datatype& dt) {
+  out.push_back(dt.count);
+  out.push_back(dt.stride);
+  out.push_back(static_cast<std::int64_t>(dt.tuples.size()));
+  for (const Tuple& t : dt.tuples) {
+    out.push_back(t.offset);
+    out.push_back(t.length);
+  }
+}
+
+struct Child;
+
+struct Node {
+  std::int64_t rank = 0;
+  std::int64_t alloc = 0;
+  std::int64_t region = 0;  ///< entries of the initial region [alloc, alloc + region)
+  IndexedDatatype send;     ///< the entries this node's rank sent: positions in its memory
+  bool has_distr = false;
+  IndexedDatatype distr;  ///< its initial distribution datatype (logical addresses of the initial region)
+  std::vector<Child> children;
+};
+
+struct Child {
+  std::int64_t recv_offset = 0;  ///< where the node's rank stored what `node` sent it
+  Node node;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::vector<std::int64_t>& w) : w_(w) {}
+  std::int64_t next() {
+    if (pos_ >= w_.size()) fail("truncated");
+    return w_[pos_++];
+  }
+  std::size_t pos() const { return pos_; }
+  bool done() const { return pos_ == w_.size(); }
+  Datatype datatype() {
+    Datatype dt;
+    dt.count = next();
+    dt.stride = next();
+    const std::int64_t n = next();
+    if (n < 0 || static_cast<std::uint64_t>(n) > (w_.size() - pos_) / 2) fail("bad tuple count");
+    dt.tuples.resize(static_cast<std::size_t>(n));
+    for (Tuple& t : dt.tuples) {
+      t.offset = next();
+      t.length = next();
+    }
+    return dt;
+  }
+  Node node(int depth) {
+    if (depth > 62) fail("nested too deeply");
+    Node n;
+    n.rank = next();
+    n.alloc = next();
+    n.region = next();
+    n.send = IndexedDatatype(datatype());
+    n.has_distr = next() != 0;
+    if (n.has_distr) n.distr = IndexedDatatype(datatype());
+    const std::int64_t nchildren = next();
+    if (nchildren < 0 || nchildren > 62) fail("bad child count");
+    for (std::int64_t c = 0; c < nchildren; ++c) {
+      const std::int64_t off = next();
+      const std::int64_t words = next();
+      const std::size_t start = pos_;
+      Node child = node(depth + 1);
+      if (static_cast<std::int64_t>(pos_ - start) != words) fail("bad child length");
+      n.children.push_back(Child{off, std::move(child)});
+    }
+    return n;
+  }
+  [[noreturn]] static void fail(const char* why) {
+    throw std::invalid_argument(std::string("iec inspector: malformed datatype bundle (") + why + ")");
+  }
+
+ private:
+  const std::vector<std::int64_t>& w_;
+  std::size_t pos_ = 0;
+};
+
+/// Appends the logical addresses of entries [a, a + n) of `node`'s memory (L6-L8, recursively through the
+/// datatypes that node's rank received). Returns the tuples visited.
+std::int64_t resolve(const Node& node, std::int64_t a, std::int64_t n, std::vector<std::int64_t>& out) {
+  std::int64_t work = 0;
+  while (n > 0) {
+    std::int64_t m = 0;
+    if (a >= node.alloc && a < node.alloc + node.region) {
+      if (!node.has_distr) Reader::fail("initial region referenced but not described");
+      m = std::min(n, node.alloc + node.region - a);
+      node.distr.for_runs(a - node.alloc, m, [&](std::int64_t off, std::int64_t len) {
+        ++work;
+        for (std::int64_t i = 0; i < len; ++i) out.push_back(off + i);
+      });
+    } else {
+      const Child* c = nullptr;
+      for (const Child& ch : node.children)
+        if (a >= ch.recv_offset && a < ch.recv_offset + ch.node.send.size()) c = &ch;
+      if (c == nullptr)
+        throw std::logic_error("iec inspector: rank " + std::to_string(node.rank) + "'s memory position " +
+                               std::to_string(a) + " is described by no datatype of its bundle");
+      m = std::min(n, c->recv_offset + c->node.send.size() - a);
+      c->node.send.for_runs(a - c->recv_offset, m, [&](std::int64_t off, std::int64_t len) {
+        work += 1 + resolve(c->node, off, len, out);
+      });
+    }
+    a += m;
+    n -= m;
+  }
+  return work;
+}
+
+/// Sorts `v` by `key` (non-negative after subtracting the minimum) with an LSD radix sort: the received
+/// entries arrive in the sender's memory order, and a comparison sort would dominate the inspector's time.
+template <class T, class Key>
+void radix_sort(std::vector<T>& v, Key key) {
+  if (v.size() < 2) return;
+  std::int64_t lo = key(v.front());
+  std::int64_t hi = lo;
+  for (const T& x : v) {
+    lo = std::min(lo, key(x));
+    hi = std::max(hi, key(x));
+  }
+  constexpr int kBits = 11;
+  constexpr std::size_t kBuckets = std::size_t{1} << kBits;
+  std::vector<T> tmp(v.size());
+  const auto range = static_cast<std::uint64_t>(hi - lo);
+  for (int shift = 0; shift < 64 && (range >> shift) != 0; shift += kBits) {
+    std::vector<std::size_t> start(kBuckets + 1, 0);
+    auto digit = [&](const T& x) {
+      return (static_cast<std::uint64_t>(key(x) - lo) >> shift) & (kBuckets - 1);
+    };
+    for (const T& x : v) ++start[digit(x) + 1];
+    for (std::size_t b = 0; b < kBuckets; ++b) start[b + 1] += start[b];
+    for (const T& x : v) tmp[start[digit(x)]++] = x;
+    v.swap(tmp);
+  }
+}
+
+}  // namespace
+
+Inspector::Inspector(const Distribution& d, int rank)
+    : dist_(&d),
+      rank_(rank),
+      np_(d.nprocs()),
+      nph_(0),
+      nx_(d.nx),
+      half_(0),
+      alloc_offset_(0),
+      buffer_entries_(0) {
+  const std::string vals = " (Nx=" + std::to_string(nx_) + ", Np=" + std::to_string(np_) + ")";
+  if (np_ <= 0 || !std::has_single_bit(static_cast<unsigned>(np_)))
+    throw std::invalid_argument("IEC needs a power-of-two number of ranks (Np=" + std::to_string(np_) +
+                                "; valid: 1, 2, 4, 8, 16, ...)");
+  if (rank < 0 || rank >= np_)
+    throw std::invalid_argument("iec inspector: rank must be in [0, Np) (rank=" + std::to_string(rank) + ")" +
+                                vals);
+  if (nx_ <= 0 || (np_ > 1 && nx_ % (2 * static_cast<std::int64_t>(np_)) != 0))
+    throw std::invalid_argument("IEC needs Nx > 0 divisible by 2*Np" + vals);
+  nph_ = num_phases(np_);
+  half_ = nx_ / (2 * static_cast<std::int64_t>(np_));
+  alloc_offset_ = alloc_offset(rank, nx_, np_);
+  buffer_entries_ = buffer_entries(nx_, np_);
+  const Datatype& distr = d.per_rank[static_cast<std::size_t>(rank)];
+  const std::int64_t own = nx_ / np_;
+  if (distr.size() != own)
+    throw std::invalid_argument("IEC needs every rank to hold Nx/Np=" + std::to_string(own) +
+                                " entries (rank " + std::to_string(rank) + " holds " +
+                                std::to_string(distr.size()) + ")" + vals);
+  // Memory mapping list (L1-L2): the k-th local entry sits at alloc_offset + k.
+  list_.reserve(static_cast<std::size_t>(own));
+  std::int64_t k = alloc_offset_;
+  for (std::int64_t j = 0; j < distr.count; ++j)
+    for (const Tuple& t : distr.tuples)
+      for (std::int64_t i = 0; i < t.length; ++i) list_.push_back({t.offset + j * distr.stride + i, k++});
+  tuples_ += distr.count * static_cast<std::int64_t>(distr.tuples.size());
+  auto by_logical = [](const Entry& a, const Entry& b) { return a.logical < b.logical; };
+  if (!std::is_sorted(list_.begin(), list_.end(), by_logical)) {
+    radix_sort(list_, [](const Entry& e) { return e.logical; });
+    tuples_ += own;
+  }
+  received_.resize(static_cast<std::size_t>(nph_));
+}
+
+int Inspector::phases() const {
+  return nph_;
+}
+
+std::int64_t Inspector::tuples_processed() const {
+  return tuples_;
+}
+
+std::vector<std::int64_t> Inspector::outgoing(int ph) {
+  if (ph != next_out_ || ph >= nph_ || next_in_ != ph)
+    throw std::logic_error("iec inspector: outgoing(" + std::to_string(ph) + ") out of order");
+  ++next_out_;
+  const int target = partner(rank_, ph);
+  // Property 4 (L3): towards a higher rank the second half (higher logicals), else the first half.
+  const auto h = static_cast<std::ptrdiff_t>(half_);
+  const bool second = target > rank_;
+  const auto first_sent = second ? list_.begin() + h : list_.begin();
+  // L4: the positions of the sent entries in ascending order (a bitmap over the memory region).
+  std::vector<std::uint64_t> bits(static_cast<std::size_t>(buffer_entries_ / 64 + 1), 0);
+  for (auto it = first_sent; it != first_sent + h; ++it)
+    bits[static_cast<std::size_t>(it->physical >> 6)] |= std::uint64_t{1} << (it->physical & 63);
+  std::vector<std::int64_t> addresses;
+  addresses.reserve(static_cast<std::size_t>(half_));
+  for (std::size_t w = 0; w < bits.size(); ++w)
+    for (std::uint64_t b = bits[w]; b != 0; b &= b - 1)
+      addresses.push_back(static_cast<std::int64_t>(w) * 64 + std::countr_zero(b));
+  Datatype send{compute_datatype(addresses), 1, 0};
+  list_.erase(first_sent, first_sent + h);
+  tuples_ += half_ + static_cast<std::int64_t>(send.tuples.size());
+
+  // The bundle: this rank's node, with the earlier bundles whose receive regions the send datatype touches.
+  const Datatype& distr = dist_->per_rank[static_cast<std::size_t>(rank_)];
+  auto touches = [&](std::int64_t lo, std::int64_t hi) {
+    auto it = std::lower_bound(addresses.begin(), addresses.end(), lo);
+    return it != addresses.end() && *it < hi;
+  };
+  std::vector<std::int64_t> out{rank_, alloc_offset_, 2 * half_};
+  put_datatype(out, send);
+  const bool initial = touches(alloc_offset_, alloc_offset_ + 2 * half_);
+  out.push_back(initial ? 1 : 0);
+  if (initial) put_datatype(out, distr);
+  std::vector<int> children;
+  for (int k = 0; k < ph; ++k) {
+    const std::int64_t off = phases_[static_cast<std::size_t>(k)].recv_offset;
+    if (touches(off, off + half_)) children.push_back(k);
+  }
+  out.push_back(static_cast<std::int64_t>(children.size()));
+  for (int k : children) {
+    const auto& child = received_[static_cast<std::size_t>(k)];
+    out.push_back(phases_[static_cast<std::size_t>(k)].recv_offset);
+    out.push_back(static_cast<std::int64_t>(child.size()));
+    out.insert(out.end(), child.begin(), child.end());
+  }
+  phases_.push_back(Phase{target, recv_offset(rank_, ph, nx_, np_), std::move(send)});
+  return out;
+}
+
+void Inspector::incoming(int ph, const std::vector<std::int64_t>& bundle) {
+  if (ph != next_in_ || next_out_ != ph + 1)
+    throw std::logic_error("iec inspector: incoming(" + std::to_string(ph) + ") out of order");
+  ++next_in_;
+  Reader reader(bundle);
+  const Node root = reader.node(0);
+  if (!reader.done()) Reader::fail("trailing words");
+  const int target = partner(rank_, ph);
+  if (root.rank != target)
+    throw std::invalid_argument("iec inspector: phase " + std::to_string(ph) + " bundle comes from rank " +
+                                std::to_string(root.rank) + ", expected partner " + std::to_string(target));
+  if (root.send.size() != half_)
+    throw std::invalid_argument("iec inspector: partner " + std::to_string(target) + " sends " +
+                                std::to_string(root.send.size()) + " entries in phase " + std::to_string(ph) +
+                                ", expected Nx/(2*Np)=" + std::to_string(half_));
+  tuples_ += static_cast<std::int64_t>(bundle.size() / 2);
+  // L6-L8: received slot i holds the partner's memory position Phy2Log(Input_Datatype, i); resolve it.
+  std::vector<std::int64_t> logical;
+  logical.reserve(static_cast<std::size_t>(half_));
+  root.send.for_runs(
+      0, half_, [&](std::int64_t off, std::int64_t len) { tuples_ += 1 + resolve(root, off, len, logical); });
+  const std::int64_t base = phases_[static_cast<std::size_t>(ph)].recv_offset;
+  std::vector<Entry> fresh(static_cast<std::size_t>(half_));
+  for (std::int64_t i = 0; i < half_; ++i)
+    fresh[static_cast<std::size_t>(i)] = Entry{logical[static_cast<std::size_t>(i)], base + i};
+  // L9: insert into the sorted list. The received entries come as a few ascending runs (one per region of
+  // the sender's memory, recursively), so a natural merge of the list and those runs is usually cheapest.
+  auto by_logical = [](const Entry& a, const Entry& b) { return a.logical < b.logical; };
+  std::vector<std::size_t> bounds{0, list_.size()};
+  for (std::size_t i = 1; i < fresh.size(); ++i)
+    if (fresh[i].logical < fresh[i - 1].logical) bounds.push_back(list_.size() + i);
+  if (bounds.size() > 65) {
+    radix_sort(fresh, [](const Entry& e) { return e.logical; });
+    bounds.resize(2);
+  }
+  bounds.push_back(list_.size() + fresh.size());
+  list_.insert(list_.end(), fresh.begin(), fresh.end());
+  fresh = {};
+  std::vector<Entry> tmp(list_.size());
+  while (bounds.size() > 2) {  // merge adjacent runs pairwise until one is left
+    std::vector<std::size_t> next{0};
+    for (std::size_t k = 0; k + 1 < bounds.size(); k += 2) {
+      const std::size_t end = k + 2 < bounds.size() ? bounds[k + 2] : bounds[k + 1];
+      std::merge(list_.begin() + static_cast<std::ptrdiff_t>(bounds[k]),
+                 list_.begin() + static_cast<std::ptrdiff_t>(bounds[k + 1]),
+                 list_.begin() + static_cast<std::ptrdiff_t>(bounds[k + 1]),
+                 list_.begin() + static_cast<std::ptrdiff_t>(end),
+                 tmp.begin() + static_cast<std::ptrdiff_t>(bounds[k]), by_logical);
+      next.push_back(end);
+    }
+    list_.swap(tmp);
+    bounds = std::move(next);
+  }
+  tuples_ += static_cast<std::int64_t>(list_.size());
+  received_[static_cast<std::size_t>(ph)] = bundle;
+}
+
+RankPlan Inspector::finish() {
+  if (finished_ || next_in_ != nph_)
+    throw std::logic_error("iec inspector: finish() before all phases or twice");
+  finished_ = true;
+  RankPlan plan;
+  plan.rank = rank_;
+  plan.alloc_offset = alloc_offset_;
+  plan.buffer_entries = buffer_entries_;
+  plan.phases = std::move(phases_);
+  plan.file_offset = file_offset(rank_, nx_, np_);
+  const std::int64_t own = nx_ / np_;
+  std::vector<std::int64_t> physical;
+  physical.reserve(list_.size());
+  for (std::size_t i = 0; i < list_.size(); ++i) {
+    if (list_[i].logical != plan.file_offset + static_cast<std::int64_t>(i) ||
+        static_cast<std::int64_t>(list_.size()) != own)
+      throw std::logic_error("iec inspector: rank " + std::to_string(rank_) + " ends with entry " +
+                             std::to_string(list_[i].logical) + " at position " + std::to_string(i) +
+                             " of its list, expected the chunk [" + std::to_string(plan.file_offset) + ", " +
+                             std::to_string(plan.file_offset + own) + ") (run iec::check first)");
+    physical.push_back(list_[i].physical);
+  }
+  plan.pack = compute_datatype_intervaled(physical);  // L10
+  tuples_ += static_cast<std::int64_t>(list_.size());
+  list_.clear();
+  list_.shrink_to_fit();
+  return plan;
+}
+
+std::vector<RankPlan> inspect_all(const Distribution& d) {
+  std::vector<Inspector> insp;
+  insp.reserve(static_cast<std::size_t>(d.nprocs()));
+  for (int r = 0; r < d.nprocs(); ++r) insp.emplace_back(d, r);
+  if (insp.empty())
+    throw std::invalid_argument("IEC needs a power-of-two number of ranks (Np=0; valid: 1, 2, 4, ...)");
+  std::vector<std::vector<std::int64_t>> bundles(insp.size());
+  for (int ph = 0; ph < insp.front().phases(); ++ph) {
+    for (std::size_t r = 0; r < insp.size(); ++r) bundles[r] = insp[r].outgoing(ph);
+    for (std::size_t r = 0; r < insp.size(); ++r)
+      insp[r].incoming(ph, bundles[static_cast<std::size_t>(partner(static_cast<int>(r), ph))]);
+  }
+  std::vector<RankPlan> plans;
+  for (Inspector& i : insp) plans.push_back(i.finish());
+  return plans;
+}
+
+RankPlan inspect(Process& p, const Distribution& d) {
+  p.phase("inspector");
+  Inspector insp(d, p.rank());
+  if (d.nprocs() != p.size())
+    throw std::invalid_argument("iec: the distribution has " + std::to_string(d.nprocs()) +
+                                " ranks, the run has " + std::to_string(p.size()));
+  std::int64_t charged = 0;
+  auto charge = [&] {
+    p.compute(Work{.tuples = insp.tuples_processed() - charged});
+    charged = insp.tuples_processed();
+  };
+  charge();
+  for (int ph = 0; ph < insp.phases(); ++ph) {
+    const int target = partner(p.rank(), ph);
+    std::vector<std::int64_t> out = insp.outgoing(ph);
+    charge();
+    std::vector<std::int64_t> out_size{static_cast<std::int64_t>(out.size())};
+    std::vector<std::int64_t> in_size{0};
+    std::vector<Request> reqs{p.isend(target, 1 + 2 * ph, as_bytes(out_size)),
+                              p.irecv(target, 1 + 2 * ph, as_writable_bytes(in_size))};
+    p.waitall(reqs);
+    if (in_size[0] < 0) throw std::invalid_argument("iec inspector: negative bundle size from the partner");
+    std::vector<std::int64_t> in(static_cast<std::size_t>(in_size[0]));
+    reqs = {p.isend(target, 2 + 2 * ph, as_bytes(out)), p.irecv(target, 2 + 2 * ph, as_writable_bytes(in))};
+    p.waitall(reqs);
+    insp.incoming(ph, in);
+    charge();
+  }
+  RankPlan plan = insp.finish();
+  charge();
+  return plan;
+}
+
+}  // namespace ciosim::iec

@@ -1,0 +1,197 @@
+// The registry of collective I/O techniques and the data every technique is checked against (DESIGN.md:
+// "A registry of named techniques ... Register explicitly, no static-constructor magic").
+#include "algorithms/technique.hpp"
+
+#include <cstring>
+#include <stdexcept>
+
+#include "algorithms/baselines/block_io.hpp"
+#include "algorithms/baselines/gathered.hpp"
+#include "algorithms/baselines/independent.hpp"
+#include "algorithms/baselines/list_io.hpp"
+#include "algorithms/iec/iec.hpp"
+#include "algorithms/two_phase/two_phase.hpp"
+
+namespace ciosim {
+
+namespace {
+
+const char* const kIecCitation =
+    "D. E. Singh, F. Isaila, J. C. Pichel, J. Carretero, \"A collective I/O implementation based on "
+    "inspector-executor paradigm\", The Journal of Supercomputing 47(1):53-75, 2009";
+
+std::vector<TechniqueInfo> make_registry() {
+  std::vector<TechniqueInfo> list;
+  list.push_back(TechniqueInfo{
+      "iec",
+      "Inspector-Executor Collective I/O (IEC I/O): an inspector, run once, generates offset-length "
+      "datatypes "
+      "for log2(Np) butterfly exchange phases by tracking the logical and physical address of every entry a "
+      "rank "
+      "owns and exchanging datatypes recursively with its partners; each execution then swaps Nx/(2Np) "
+      "entries "
+      "with the phase partner in every phase, packs the now contiguous chunk of Nx/Np entries and writes it "
+      "with "
+      "one contiguous request at the bit-reversed rank's offset. Needs a power-of-two Np and a distribution "
+      "that "
+      "halves evenly at every phase (e.g. block-cyclic with Nx divisible by Np^2*Bx).",
+      std::string(kIecCitation) + ", §3",
+      FileLayout::Logical,
+      iec::check,
+      iec::run,
+      {},
+  });
+  list.push_back(TechniqueInfo{
+      "block",
+      "Block I/O, the reference of the IEC comparison: every rank writes its local entries, in storage "
+      "order, as "
+      "one contiguous request right after those of the lower ranks. No communication and maximal locality, "
+      "but "
+      "the file is not in x's order (rank-major), so it is not a valid collective write; it bounds what any "
+      "technique can achieve.",
+      std::string(kIecCitation) + ", §4.2",
+      FileLayout::RankMajor,
+      block_io::check,
+      block_io::run,
+      block_io::run_read,
+  });
+  list.push_back(TechniqueInfo{
+      "two-phase",
+      "ROMIO's extended two-phase collective I/O (generic ADIO path, MPI_File_write_all/read_all): each "
+      "rank flattens its view into offset-length pieces; two Allgathers of start/end offsets and the "
+      "interleave test decide between collective and independent I/O (romio_cb_write/read); the accessed "
+      "range is split into one file domain per aggregator (cb_nodes, cb_config_list, striping_unit); the "
+      "pieces are sent to their domains' aggregators (Alltoall of counts, then the offset-length lists), "
+      "and in rounds of cb_buffer_size bytes the aggregators receive the data (Alltoall of sizes, "
+      "Isend/Irecv, Waitall), read-modify-write windows with holes and write each window contiguously; "
+      "reads mirror it. Call for call as ROMIO (hints.romio_version: modern MPICH or 2007).",
+      "R. Thakur, A. Choudhary, \"An Extended Two-Phase Method for Accessing Sections of Out-of-Core "
+      "Arrays\", Scientific Programming 5(4):301-317, 1996; R. Thakur, W. Gropp, E. Lusk, \"Data Sieving "
+      "and Collective I/O in ROMIO\", Frontiers 1999, pp. 182-189; compared in " +
+          std::string(kIecCitation) + ", §4.2",
+      FileLayout::Logical,
+      two_phase::check,
+      two_phase::run_write,
+      two_phase::run_read,
+  });
+  list.push_back(TechniqueInfo{
+      "list-io",
+      "List I/O: every rank issues independent file-system requests, each carrying up to "
+      "hints.listio_batch offset-length regions of its data (64 in ROMIO's PVFS2 driver), one batch after "
+      "the other; no communication between ranks. The PVFS client splits a request by stripe and each "
+      "server handles its regions one by one, so small regions cost per-region overhead.",
+      "A. Ching, A. Choudhary, W.-K. Liao, R. Ross, W. Gropp, \"Noncontiguous I/O through PVFS\", IEEE "
+      "Cluster 2002; compared in " +
+          std::string(kIecCitation) + ", §4.2",
+      FileLayout::Logical,
+      list_io::check,
+      list_io::run_write,
+      list_io::run_read,
+  });
+  list.push_back(TechniqueInfo{
+      "independent",
+      "Independent I/O without optimisation: every rank writes (reads) each contiguous piece of its data "
+      "with its own contiguous request, in the order it stores them; no communication, one file-system "
+      "request per piece.",
+      "R. Thakur, W. Gropp, E. Lusk, \"Data Sieving and Collective I/O in ROMIO\", Frontiers 1999, §2",
+      FileLayout::Logical,
+      independent::check,
+      independent::run_write,
+      independent::run_read,
+  });
+  list.push_back(TechniqueInfo{
+      "gathered",
+      "Gathered (sequential) I/O: rank 0 collects every rank's offset-length list, then the file is "
+      "handled in cb_buffer_size chunks in file order: each rank sends rank 0 its bytes of the chunk with "
+      "point-to-point messages and rank 0 writes the chunk with one contiguous request (reads: rank 0 "
+      "reads each chunk and sends every rank its part). Only one process touches the file.",
+      "R. Thakur, W. Gropp, E. Lusk, \"Data Sieving and Collective I/O in ROMIO\", Frontiers 1999, §1; "
+      "the sequential baseline of " +
+          std::string(kIecCitation),
+      FileLayout::Logical,
+      gathered::check,
+      gathered::run_write,
+      gathered::run_read,
+  });
+  return list;
+}
+
+}  // namespace
+
+const std::vector<TechniqueInfo>& techniques() {
+  static const std::vector<TechniqueInfo> registry = make_registry();  // immutable once built
+  return registry;
+}
+
+const TechniqueInfo& technique(const std::string& name) {
+  const auto& all = techniques();
+  for (const TechniqueInfo& t : all)
+    if (t.name == name) return t;
+  std::string valid;
+  for (const TechniqueInfo& t : all) valid += (valid.empty() ? "" : ", ") + t.name;
+  throw std::invalid_argument("unknown algorithm '" + name + "' (valid: " + valid + ")");
+}
+
+void check_input(const Process& p, const TechniqueInput& in, std::size_t buffer_bytes,
+                 const std::string& technique) {
+  if (in.dist == nullptr)
+    throw std::invalid_argument(technique + ": TechniqueInput.dist is null (a distribution is required)");
+  if (in.element_size <= 0)
+    throw std::invalid_argument(technique + ": element size must be positive (got " +
+                                std::to_string(in.element_size) + ")");
+  if (in.iterations < 1)
+    throw std::invalid_argument(technique + ": iterations must be >= 1 (got " +
+                                std::to_string(in.iterations) + ")");
+  if (in.dist->nprocs() != p.size())
+    throw std::invalid_argument(technique + ": the distribution has " + std::to_string(in.dist->nprocs()) +
+                                " ranks, the run has " + std::to_string(p.size()));
+  const std::int64_t need = in.dist->per_rank[static_cast<std::size_t>(p.rank())].size() * in.element_size;
+  if (static_cast<std::int64_t>(buffer_bytes) != need)
+    throw std::invalid_argument(technique + ": rank " + std::to_string(p.rank()) + " has a buffer of " +
+                                std::to_string(buffer_bytes) + " bytes, its entries need " +
+                                std::to_string(need));
+}
+
+void fill_entry(std::int64_t i, std::span<std::byte> out) {
+  const auto v = static_cast<std::uint64_t>(i);
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] = static_cast<std::byte>((v >> (8 * (k % 8))) & 0xFF);
+}
+
+std::vector<std::byte> make_local_data(const Distribution& d, int rank, std::int64_t element_size) {
+  if (rank < 0 || rank >= d.nprocs())
+    throw std::invalid_argument("make_local_data: rank must be in [0, Np) (rank=" + std::to_string(rank) +
+                                ", Np=" + std::to_string(d.nprocs()) + ")");
+  if (element_size <= 0)
+    throw std::invalid_argument("make_local_data: element size must be positive (got " +
+                                std::to_string(element_size) + ")");
+  const Datatype& dt = d.per_rank[static_cast<std::size_t>(rank)];
+  const auto es = static_cast<std::size_t>(element_size);
+  std::vector<std::byte> out(static_cast<std::size_t>(dt.size()) * es);
+  std::size_t k = 0;
+  for (std::int64_t j = 0; j < dt.count; ++j)
+    for (const Tuple& t : dt.tuples)
+      for (std::int64_t i = 0; i < t.length; ++i, ++k)
+        fill_entry(t.offset + j * dt.stride + i, std::span<std::byte>(out).subspan(k * es, es));
+  return out;
+}
+
+std::vector<std::byte> expected_file(const Distribution& d, FileLayout layout, std::int64_t element_size) {
+  if (element_size <= 0)
+    throw std::invalid_argument("expected_file: element size must be positive (got " +
+                                std::to_string(element_size) + ")");
+  if (layout == FileLayout::RankMajor) {
+    std::vector<std::byte> out;
+    for (int r = 0; r < d.nprocs(); ++r) {
+      std::vector<std::byte> part = make_local_data(d, r, element_size);
+      out.insert(out.end(), part.begin(), part.end());
+    }
+    return out;
+  }
+  const auto es = static_cast<std::size_t>(element_size);
+  std::vector<std::byte> out(static_cast<std::size_t>(d.nx) * es);
+  for (std::int64_t i = 0; i < d.nx; ++i)
+    fill_entry(i, std::span<std::byte>(out).subspan(static_cast<std::size_t>(i) * es, es));
+  return out;
+}
+
+}  // namespace ciosim

@@ -1,0 +1,78 @@
+// What every collective I/O technique receives and the registry that names them (DESIGN.md: "A registry
+// of named techniques ... Register explicitly, no static-constructor magic").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "algorithms/common/datatype.hpp"
+#include "algorithms/common/process.hpp"
+#include "algorithms/two_phase/hints.hpp"
+
+namespace ciosim {
+
+/// How the entries of the global vector x (Nx entries) are distributed over the ranks. For rank r,
+/// `per_rank[r]` lists, in the order the rank stores them, the logical positions (indices into x) of its
+/// entries: the paper's Distr_Datatype (Fig. 11). Shared, read-only, by all ranks of a run.
+struct Distribution {
+  std::int64_t nx = 0;             ///< entries of the global vector
+  std::vector<Datatype> per_rank;  ///< per rank: logical positions of its entries, in storage order
+  int nprocs() const { return static_cast<int>(per_rank.size()); }
+};
+
+/// What a technique is run on, on one rank.
+struct TechniqueInput {
+  const Distribution* dist = nullptr;
+  std::int64_t element_size = 4;  ///< bytes per entry of x (the papers use 4-byte floats)
+  std::string file_name = "x.dat";
+  int iterations = 1;  ///< how many times the write is repeated (the inspector runs once)
+  IoHints hints;       ///< MPI-IO hints (two-phase, list I/O, gathered)
+};
+
+/// The rank's entries: element k holds the bytes of x[phy2log(dist.per_rank[rank], k)].
+using LocalData = std::span<const std::byte>;
+
+/// Where a technique puts entry i of x in the file.
+enum class FileLayout {
+  Logical,   ///< x in its original order: entry i at byte i*element_size (what collective I/O promises)
+  RankMajor  ///< rank 0's entries in storage order, then rank 1's, ... (Block I/O, the reference)
+};
+
+struct TechniqueInfo {
+  std::string name;
+  std::string description;  ///< one paragraph
+  std::string citation;
+  FileLayout layout = FileLayout::Logical;
+  /// Checks whether the technique can run this distribution; returns "" if so, else a one-line reason
+  /// naming the constraint.
+  std::function<std::string(const Distribution&)> check;
+  std::function<void(Process&, const TechniqueInput&, LocalData)> run;
+  /// Reads the rank's entries back into its buffer (storage order) from a file laid out as `layout`
+  /// says; empty when the technique has no read path.
+  std::function<void(Process&, const TechniqueInput&, std::span<std::byte>)> read;
+};
+
+/// All registered techniques, in a fixed order.
+const std::vector<TechniqueInfo>& techniques();
+/// The technique called `name`; throws std::invalid_argument naming the valid choices.
+const TechniqueInfo& technique(const std::string& name);
+
+/// Throws std::invalid_argument (one line, naming `technique`) unless `in` is usable on p's rank: a
+/// distribution with p.size() ranks, element_size > 0, iterations >= 1, and a buffer of exactly the rank's
+/// entries (buffer_bytes).
+void check_input(const Process& p, const TechniqueInput& in, std::size_t buffer_bytes,
+                 const std::string& technique);
+
+/// The value stored in entry i of x: its index, as little-endian bytes, repeated/truncated to
+/// element_size bytes. Distinct for every i < 2^32 when element_size >= 4.
+void fill_entry(std::int64_t i, std::span<std::byte> out);
+/// The rank's local data for a distribution (element k = x[phy2log(per_rank[rank], k)]).
+std::vector<std::byte> make_local_data(const Distribution& d, int rank, std::int64_t element_size);
+/// The file a technique with `layout` must produce.
+std::vector<std::byte> expected_file(const Distribution& d, FileLayout layout, std::int64_t element_size);
+
+}  // namespace ciosim

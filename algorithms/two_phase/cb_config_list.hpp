@@ -1,0 +1,39 @@
+// ROMIO's choice of aggregators (the cb_config_list hint), reimplemented from the description in
+// shared/reference/collective-io-notes.md §1.4 and checked against ROMIO's adio/common/cb_config_list.c:
+// a comma-separated list of `host[:n]` items (`*` = any host, `n` may be `*`); each item appends the
+// lowest-ranked unused processes of a host to the rank list and retires that host; "*:*" means ranks
+// 0..cb_nodes-1. The list is parsed on rank 0 after MPI_File_open gathers the processor names, and the
+// result is broadcast (ROMIO adio/common/ad_open.c, build_cb_config_list).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "algorithms/common/process.hpp"
+#include "algorithms/two_phase/hints.hpp"
+
+namespace ciosim {
+
+struct CbConfigItem {
+  std::string host;        ///< "" for the wildcard `*`
+  int max_procs = 1;       ///< processes taken from each matching host
+  bool all_procs = false;  ///< `:*` (as many as cb_nodes)
+};
+
+/// Parses a cb_config_list. Throws std::invalid_argument with a one-line reason on a malformed list
+/// (ROMIO prints "error parsing config list" and keeps what it had; we refuse it instead).
+std::vector<CbConfigItem> parse_cb_config_list(const std::string& list);
+
+/// The aggregator ranks (ranklist) ROMIO derives from `list` for processes whose processor names are
+/// `procnames` (index = rank), with the cb_nodes hint `cb_nodes` (0 = unset, i.e. nprocs; capped at
+/// nprocs). The order is the file-domain order. May be empty when no host matches.
+std::vector<int> cb_config_ranklist(const std::string& list, const std::vector<std::string>& procnames,
+                                    int cb_nodes);
+
+/// What ROMIO does for the aggregators at MPI_File_open: MPI_Gather of the processor-name lengths (4-byte
+/// ints) and MPI_Gatherv of the names (with their terminating NUL) to rank 0, which parses the list;
+/// MPI_Bcast of cb_nodes (4 bytes) and, when it is > 0, MPI_Bcast of the rank list (4 bytes each). Returns
+/// the rank list on every rank; throws std::invalid_argument when it is empty (no host matched).
+std::vector<int> select_aggregators(Process& p, const IoHints& hints);
+
+}  // namespace ciosim

@@ -1,0 +1,58 @@
+// MPI-IO hints (ROMIO's defaults; shared/reference/collective-io-notes.md §1.4).
+#include "algorithms/two_phase/hints.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+
+#include "algorithms/two_phase/cb_config_list.hpp"
+
+namespace ciosim {
+
+const char* cb_mode_name(CbMode m) {
+  switch (m) {
+    case CbMode::Automatic:
+      return "automatic";
+    case CbMode::Enable:
+      return "enable";
+    case CbMode::Disable:
+      return "disable";
+  }
+  return "?";
+}
+
+CbMode cb_mode_from_name(const std::string& name) {
+  for (CbMode m : {CbMode::Automatic, CbMode::Enable, CbMode::Disable})
+    if (name == cb_mode_name(m)) return m;
+  throw std::invalid_argument("unknown romio_cb mode '" + name + "' (valid: automatic, enable, disable)");
+}
+
+const char* romio_version_name(RomioVersion v) {
+  return v == RomioVersion::Modern ? "modern" : "2007";
+}
+
+RomioVersion romio_version_from_name(const std::string& name) {
+  for (RomioVersion v : {RomioVersion::Modern, RomioVersion::Y2007})
+    if (name == romio_version_name(v)) return v;
+  throw std::invalid_argument("unknown romio_version '" + name + "' (valid: modern, 2007)");
+}
+
+void check_hints(const IoHints& h) {
+  if (h.cb_buffer_size < 1)
+    throw std::invalid_argument("hints.cb_buffer_size must be >= 1 byte (got " +
+                                std::to_string(h.cb_buffer_size) + ")");
+  if (h.cb_buffer_size > INT32_MAX)
+    throw std::invalid_argument("hints.cb_buffer_size must fit ROMIO's int sizes (<= 2147483647, got " +
+                                std::to_string(h.cb_buffer_size) + ")");
+  if (h.cb_nodes < 0)
+    throw std::invalid_argument("hints.cb_nodes must be >= 0 (0 = unset; got " + std::to_string(h.cb_nodes) +
+                                ")");
+  if (h.striping_unit < 0)
+    throw std::invalid_argument("hints.striping_unit must be >= 0 (0 = unset; got " +
+                                std::to_string(h.striping_unit) + ")");
+  if (h.listio_batch < 1)
+    throw std::invalid_argument("hints.listio_batch must be >= 1 region (got " +
+                                std::to_string(h.listio_batch) + ")");
+  parse_cb_config_list(h.cb_config_list);
+}
+
+}  // namespace ciosim

@@ -1,0 +1,225 @@
+// ROMIO two-phase I/O, the steps shared by write and read (shared/reference/collective-io-notes.md §1.1
+// steps 1-5; ROMIO adio/common/ad_write_coll.c, ad_read_coll.c, ad_aggregate.c, reimplemented, no code
+// copied): ADIOI_Calc_my_off_len, the two MPI_Allgathers of start/end offsets, the interleave test, the
+// independent fallback, ADIOI_Calc_file_domains, ADIOI_Calc_my_req and ADIOI_Calc_others_req.
+// Thakur, Choudhary, "An Extended Two-Phase Method for Accessing Sections of Out-of-Core Arrays",
+// Scientific Programming 5(4), 1996.
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "algorithms/baselines/list_io.hpp"
+#include "algorithms/common/distribution.hpp"
+#include "algorithms/two_phase/two_phase_internal.hpp"
+
+namespace ciosim::two_phase {
+
+std::string check(const Distribution& d) {
+  if (std::string why = check_partition(d); !why.empty()) return "two-phase needs a partition of x: " + why;
+  return "";
+}
+
+namespace detail {
+
+namespace {
+
+/// Step 5 (ADIOI_Calc_others_req): Alltoall of the piece counts (one 4-byte int per peer), then the
+/// offset/length lists: one message of 2*count 8-byte values per peer (modern), or offsets (8-byte) and
+/// lengths (4-byte) as two messages (2007). Waitall only when something was posted.
+OthersReq calc_others_req(Process& p, MyReq& my, RomioVersion version) {
+  const int P = p.size();
+  const int me = p.rank();
+  const auto n = static_cast<std::size_t>(P);
+  OthersReq o;
+  o.count.assign(n, 0);
+  p.alltoall(as_bytes(my.count), as_writable_bytes(o.count));
+  o.pairs.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    o.pairs[i].resize(2 * static_cast<std::size_t>(o.count[i]));
+    if (o.count[i] > 0) ++o.procs;
+  }
+  std::vector<Request> reqs;
+  if (version == RomioVersion::Modern) {
+    for (int i = 0; i < P; ++i)
+      if (o.count[static_cast<std::size_t>(i)] > 0)
+        reqs.push_back(p.irecv(i, i + me, as_writable_bytes(o.pairs[static_cast<std::size_t>(i)])));
+    for (int i = 0; i < P; ++i)
+      if (my.count[static_cast<std::size_t>(i)] > 0)
+        reqs.push_back(p.isend(i, i + me, as_bytes(my.pairs[static_cast<std::size_t>(i)])));
+    if (!reqs.empty()) p.waitall(reqs);
+    return o;
+  }
+  // 2007: lengths travel as 4-byte ints.
+  std::vector<std::vector<std::int32_t>> in_lens(n), out_lens(n);
+  for (int i = 0; i < P; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    if (o.count[u] == 0) continue;
+    in_lens[u].resize(static_cast<std::size_t>(o.count[u]));
+    reqs.push_back(
+        p.irecv(i, i + me, std::as_writable_bytes(std::span(o.pairs[u]).first(in_lens[u].size()))));
+    reqs.push_back(p.irecv(i, i + me + 1, as_writable_bytes(in_lens[u])));
+  }
+  for (int i = 0; i < P; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    const auto c = static_cast<std::size_t>(my.count[u]);
+    if (c == 0) continue;
+    for (std::size_t k = 0; k < c; ++k) {
+      const Offset len = my.pairs[u][c + k];
+      if (len > INT32_MAX)
+        throw std::invalid_argument("two-phase (2007): a piece of " + std::to_string(len) +
+                                    " bytes exceeds the int lengths of the 2007 metadata exchange");
+      out_lens[u].push_back(static_cast<std::int32_t>(len));
+    }
+    reqs.push_back(p.isend(i, i + me, std::as_bytes(std::span(my.pairs[u]).first(c))));
+    reqs.push_back(p.isend(i, i + me + 1, as_bytes(out_lens[u])));
+  }
+  if (!reqs.empty()) p.waitall(reqs);
+  for (std::size_t u = 0; u < n; ++u)
+    for (std::size_t k = 0; k < in_lens[u].size(); ++k) o.pairs[u][in_lens[u].size() + k] = in_lens[u][k];
+  return o;
+}
+
+}  // namespace
+
+std::optional<Collective> prepare(Process& p, const Datatype& dt, std::int64_t element_size,
+                                  const CallContext& c, CbMode mode) {
+  if (mode == CbMode::Disable) return std::nullopt;  // no offsets, no Allgathers: zero MPI calls
+  const int P = p.size();
+  const auto n = static_cast<std::size_t>(P);
+  Collective col;
+  p.phase("offsets");  // VECPAR st1: ADIOI_Calc_my_off_len
+  col.access = file_access(dt, element_size);
+  p.compute(Work{.bytes_copied = 0, .tuples = col.access.count()});
+
+  p.phase("offsets_exchange");  // st2: two Allgathers of one ADIO_Offset each
+  std::vector<Offset> st(n), end(n);
+  p.allgather(std::as_bytes(std::span(&col.access.start, 1)), as_writable_bytes(st));
+  p.allgather(std::as_bytes(std::span(&col.access.end, 1)), as_writable_bytes(end));
+  const int interleaved = interleave_count(st, end);
+  if (mode == CbMode::Automatic && interleaved == 0) return std::nullopt;
+
+  p.phase("file_domains");  // st4
+  const IoHints& h = *c.hints;
+  const Offset su = h.version == RomioVersion::Modern ? h.striping_unit : 0;  // alignment came in 2008
+  col.fd = calc_file_domains(st, end, static_cast<int>(c.ranklist.size()), 0, su);
+  p.compute(Work{.bytes_copied = 0, .tuples = P + static_cast<std::int64_t>(c.ranklist.size())});
+
+  p.phase("requests");  // st5: ADIOI_Calc_my_req
+  col.my = calc_my_req(col.access, col.fd, c.ranklist, P);
+  p.compute(Work{.bytes_copied = 0, .tuples = col.my.tuples});
+
+  p.phase("metadata_exchange");  // st6: ADIOI_Calc_others_req
+  col.others = calc_others_req(p, col.my, h.version);
+  if (col.access.memory_contiguous()) {
+    // With a contiguous buffer only buf_idx is used from here on (sends straight from the buffer).
+    std::vector<std::vector<Offset>>().swap(col.my.pairs);
+    std::vector<Offset>().swap(col.access.offsets);
+    std::vector<Offset>().swap(col.access.lens);
+  }
+  return col;
+}
+
+void independent_write(Process& p, const Datatype& dt, std::int64_t element_size, const IoHints& h,
+                       LocalData local) {
+  p.phase("write");
+  const std::int64_t pieces = storage_piece_count(dt, element_size);
+  if (pieces == 0) return;
+  if (pieces == 1) {  // contiguous buftype and filetype: ADIO_WriteContig
+    for_each_storage_piece(dt, element_size, [&](Offset off, Offset) { p.write_at(off, local); });
+    return;
+  }
+  list_io::write_pieces(p, dt, element_size, h.listio_batch, local);  // ADIO_WriteStrided on PVFS2
+}
+
+void independent_read(Process& p, const Datatype& dt, std::int64_t element_size, const IoHints& h,
+                      std::span<std::byte> out) {
+  p.phase("read");
+  const std::int64_t pieces = storage_piece_count(dt, element_size);
+  if (pieces == 0) return;
+  if (pieces == 1) {
+    for_each_storage_piece(dt, element_size, [&](Offset off, Offset) { p.read_at(off, out); });
+    return;
+  }
+  list_io::read_pieces(p, dt, element_size, h.listio_batch, out);
+}
+
+DataExtent data_extent(const OthersReq& o, Offset cb_buffer_size) {
+  DataExtent e;
+  for (std::size_t i = 0; i < o.count.size(); ++i) {
+    const auto c = static_cast<std::size_t>(o.count[i]);
+    for (std::size_t k = 0; k < c; ++k) {
+      const Offset off = o.pairs[i][k];
+      const Offset last = off + o.pairs[i][c + k] - 1;
+      if (e.st_loc == -1 && e.end_loc == -1) {
+        e.st_loc = off;
+        e.end_loc = last;
+      }
+      e.st_loc = std::min(e.st_loc, off);
+      e.end_loc = std::max(e.end_loc, last);
+    }
+    e.tuples += static_cast<std::int64_t>(c);
+  }
+  if (e.st_loc == -1 && e.end_loc == -1) return e;  // no requests in my domain: ntimes = 0
+  const Offset n = (e.end_loc - e.st_loc + cb_buffer_size) / cb_buffer_size;
+  if (n > INT32_MAX) throw std::invalid_argument("two-phase: more rounds than ROMIO's int ntimes holds");
+  e.ntimes = static_cast<std::int32_t>(n);
+  return e;
+}
+
+std::int64_t walk_window(OthersReq& o, Cursor& c, Offset off, Offset size) {
+  std::int64_t visited = 0;
+  for (std::size_t i = 0; i < o.count.size(); ++i) {
+    c.count[i] = 0;
+    c.bytes[i] = 0;
+    c.last_len[i] = 0;
+    if (o.count[i] == 0) continue;
+    Offset* offs = o.offsets(i);
+    Offset* lens = o.lens(i);
+    c.start[i] = c.curr[i];
+    std::int64_t j = c.curr[i];
+    for (; j < o.count[i]; ++j) {
+      ++visited;
+      if (c.partial[i] > 0) {  // the rest of a piece cut by the previous window
+        offs[j] += c.partial[i];
+        lens[j] -= c.partial[i];
+        c.partial[i] = 0;
+      }
+      if (offs[j] >= off + size) break;
+      ++c.count[i];
+      const Offset in_window = off + size - offs[j];
+      c.bytes[i] += static_cast<std::int32_t>(std::min(in_window, lens[j]));
+      if (in_window < lens[j]) {
+        c.partial[i] = in_window;
+        c.last_len[i] = in_window;
+        break;
+      }
+    }
+    c.curr[i] = j;
+  }
+  return visited;
+}
+
+int data_tag(const IoHints& h, int me, int peer, int iter) {
+  return h.version == RomioVersion::Modern ? 0 : me + peer + 100 * iter;
+}
+
+void copy_pieces(OthersReq& o, const Cursor& c, std::size_t i, Offset off, std::span<std::byte> window,
+                 std::span<std::byte> stream, bool to_window) {
+  const Offset* offs = o.offsets(i);
+  const Offset* lens = o.lens(i);
+  std::size_t pos = 0;
+  for (std::int64_t k = 0; k < c.count[i]; ++k) {
+    const std::int64_t j = c.start[i] + k;
+    const Offset len = (k == c.count[i] - 1 && c.last_len[i] > 0) ? c.last_len[i] : lens[j];
+    std::byte* w = window.data() + (offs[j] - off);
+    if (to_window)
+      std::memcpy(w, stream.data() + pos, static_cast<std::size_t>(len));
+    else
+      std::memcpy(stream.data() + pos, w, static_cast<std::size_t>(len));
+    pos += static_cast<std::size_t>(len);
+  }
+}
+
+}  // namespace detail
+
+}  // namespace ciosim::two_phase

@@ -1,0 +1,86 @@
+// One simulation run after sweep expansion, and what it produces (DESIGN.md "Results schema v1").
+// No SimGrid here: app/ and config/ build RunSpecs; sim/ runs them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "algorithms/two_phase/hints.hpp"
+#include "models/network/profiles.hpp"
+#include "models/pvfs/pvfs_config.hpp"
+
+namespace ciosim {
+
+/// A cluster: compute nodes, their CPU cost model, its file system, and the default networks.
+struct PlatformSpec {
+  std::string name;
+  std::string description;
+  int nodes = 16;                        ///< compute nodes
+  int cores_per_node = 1;                ///< ranks placed per node (rank r on node r / cores_per_node)
+  int cpu_cores = 1;                     ///< cores a node's ranks share for their CPU work (compute)
+  double memcpy_Bps = 300e6;             ///< CPU cost of copying, bytes/s
+  double tuple_cost_s = 50e-9;           ///< CPU cost per offset-length tuple processed, s
+  double loopback_Bps = 1e9;             ///< intra-node message bandwidth, bytes/s
+  std::string network_mpi = "myrinet";   ///< default profile of the MPI network
+  std::string network_io = "myrinet";    ///< default profile of the network PVFS uses
+  std::vector<NetworkProfile> networks;  ///< the platform file's own profiles ([network.profiles.NAME])
+  std::string filesystem = "pvfs";       ///< the file system model ([filesystem] kind; kinds.hpp)
+  PvfsConfig pvfs;
+};
+
+struct WorkloadSpec {
+  std::string kind = "block-cyclic";  ///< a workloads() name: "block-cyclic", "irregular", "lists", "block3d"
+  std::int64_t nx = 0;                ///< entries of the global vector (block3d: the slowest dimension)
+  std::int64_t ny = 1;                ///< block3d: the middle dimension
+  std::int64_t nz = 1;                ///< block3d: the fastest dimension
+  std::int64_t bx = 1;                ///< block size in entries (block-cyclic)
+  std::int64_t element_size = 4;      ///< bytes per entry
+  std::uint64_t seed = 1;             ///< irregular: random seed
+  std::string file;                   ///< lists: TOML file with each rank's (offset, length) tuples
+};
+
+/// What a run measures: the technique's write, or its read of a file written beforehand (untimed).
+enum class Access { Write, Read };
+
+struct RunSpec {
+  std::string algorithm;
+  Access access = Access::Write;
+  int ranks = 4;
+  WorkloadSpec workload;
+  PlatformSpec platform;
+  std::string network_mpi;  ///< profile name (already defaulted from the platform)
+  std::string network_io;
+  int iterations = 1;
+  IoHints hints;            ///< MPI-IO hints passed to the technique (hints.* parameters)
+  std::string export_file;  ///< if not empty, the simulated file is written here
+  std::string trace_file;   ///< if not empty, every rank's call trace is written here (algorithms/trace.hpp)
+  /// The node of each rank. Empty: rank r on node r / platform.cores_per_node. `ciosim validate` sets it
+  /// to the real run's placement so that both runs group the ranks into hosts alike.
+  std::vector<int> rank_nodes;
+  /// Every swept or set key with its value, as written in results' "params".
+  std::vector<std::pair<std::string, std::string>> params;
+};
+
+struct PhaseTime {
+  std::string name;
+  double time_s = 0;  ///< max over ranks of the time spent in the phase
+};
+
+struct RunResult {
+  std::string algorithm;
+  std::vector<std::pair<std::string, std::string>> params;
+  int ranks = 0;
+  std::string network_mpi;
+  std::string network_io;
+  double sim_time_s = 0;  ///< simulated time from the common start to the last rank's end
+  std::vector<PhaseTime> phases;
+  std::map<std::string, std::int64_t> calls;  ///< summed over ranks
+  std::int64_t bytes_network = 0;
+  std::int64_t bytes_file = 0;
+  bool file_verified = false;
+};
+
+}  // namespace ciosim

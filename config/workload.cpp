@@ -1,0 +1,81 @@
+#include "config/workload.hpp"
+
+#include <toml++/toml.h>
+
+#include <stdexcept>
+
+#include "algorithms/common/distribution.hpp"
+
+namespace ciosim {
+
+namespace {
+
+/// Reads a lists file: `ranks = [ [[off, len], ...], ... ]`, one array of [offset, length] tuples (in
+/// entries of x, in the order the rank stores them) per rank.
+std::vector<std::vector<Tuple>> read_lists(const std::string& path, int ranks) {
+  if (path.empty()) throw std::invalid_argument("workload lists needs workload.file (a TOML file of tuples)");
+  toml::table t;
+  try {
+    t = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    throw std::invalid_argument("workload.file '" + path + "': " + std::string(e.description()));
+  }
+  const toml::array* arr = t["ranks"].as_array();
+  if (!arr) throw std::invalid_argument("workload.file '" + path + "' has no array `ranks`");
+  if (static_cast<int>(arr->size()) != ranks)
+    throw std::invalid_argument("workload.file '" + path + "' lists " + std::to_string(arr->size()) +
+                                " ranks but run.ranks = " + std::to_string(ranks));
+  std::vector<std::vector<Tuple>> lists;
+  for (std::size_t r = 0; r < arr->size(); ++r) {
+    const toml::array* tuples = (*arr)[r].as_array();
+    if (!tuples)
+      throw std::invalid_argument("workload.file '" + path + "': ranks[" + std::to_string(r) +
+                                  "] is not an array");
+    auto& out = lists.emplace_back();
+    for (const auto& node : *tuples) {
+      const toml::array* pair = node.as_array();
+      const auto off = pair && pair->size() == 2 ? (*pair)[0].value<std::int64_t>() : std::nullopt;
+      const auto len = pair && pair->size() == 2 ? (*pair)[1].value<std::int64_t>() : std::nullopt;
+      if (!off || !len || *off < 0 || *len <= 0)
+        throw std::invalid_argument(
+            "workload.file '" + path + "': ranks[" + std::to_string(r) +
+            "] must hold [offset, length] pairs of integers (offset >= 0, length > 0)");
+      out.push_back(Tuple{*off, *len});
+    }
+  }
+  return lists;
+}
+
+}  // namespace
+
+const std::vector<WorkloadInfo>& workloads() {
+  static const std::vector<WorkloadInfo> list = {
+      {"block-cyclic",
+       "1-D vector of Nx entries dealt to the ranks in blocks of Bx entries, round-robin (block b on rank "
+       "b mod Np): the generic block-cyclic distribution of the IEC paper (seed 000 §3, Fig. 1)."},
+      {"irregular",
+       "1-D vector of Nx entries dealt to the ranks at random (seeded), each rank holding Nx/Np^2 entries of "
+       "each of the Np file chunks: an arbitrary offset-length distribution as in the IEC paper's Fig. 11."},
+      {"lists",
+       "1-D vector of Nx entries distributed by explicit per-rank (offset, length) tuples read from "
+       "workload.file (the IEC paper's Fig. 11); the tuples must partition [0, Nx)."},
+      {"block3d",
+       "3-D array of nx x ny x nz entries (C order, nx slowest) block-distributed over a process grid from "
+       "MPI_Dims_create, as ROMIO's coll_perf does with MPI_Type_create_darray (block = ceil(n/p) per "
+       "dimension; trailing ranks may hold less or nothing)."},
+  };
+  return list;
+}
+
+Distribution make_distribution(const WorkloadSpec& w, int ranks) {
+  if (w.element_size <= 0) throw std::invalid_argument("workload.element_size must be positive");
+  if (w.kind == "block-cyclic") return block_cyclic(w.nx, ranks, w.bx);
+  if (w.kind == "irregular") return irregular(w.nx, ranks, w.seed);
+  if (w.kind == "lists") return from_lists(w.nx, read_lists(w.file, ranks));
+  if (w.kind == "block3d") return block3d(w.nx, w.ny, w.nz, ranks);
+  std::string valid;
+  for (const auto& k : workloads()) valid += (valid.empty() ? "" : ", ") + k.name;
+  throw std::invalid_argument("unknown workload '" + w.kind + "' (valid: " + valid + ")");
+}
+
+}  // namespace ciosim

@@ -1,0 +1,243 @@
+// The PVFS-style file system as S4U actors behind the file-system seam (parameters: pvfs_config.hpp;
+// splitting: striping.hpp). Modelled after PVFS 1.6 / PVFS2 as described by Carns, Ligon, Ross, Thakur,
+// "PVFS: A Parallel File System for Linux Clusters" (ALS 2000) and the PVFS2 flow protocol:
+//  - a metadata server answers each rank's open and close with one request/reply, charging
+//    metadata_overhead_s of its single CPU (so P ranks' opens queue there);
+//  - a client splits each (list) request by strip and sends one request per I/O server touched, all
+//    servers in parallel (one flow actor per server);
+//  - data then streams in flow_buffer-sized chunks with two chunks in flight (double buffering), so the
+//    network and the disk are pipelined, not store-and-forward;
+//  - a server decodes each request on its single CPU (requests queue there), charging a per-request and
+//    a per-region cost, and keeps at most max_outstanding disk I/Os in flight;
+//  - writes are acknowledged after the last chunk is on disk (no server write-back cache is modelled).
+#include "models/pvfs/pvfs_sim.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <memory>
+
+#include "models/pvfs/striping.hpp"
+
+namespace ciosim::pvfs {
+
+struct PvfsSim::IoRequest {
+  bool write = true;
+  ServerPart part;
+  const std::byte* wdata = nullptr;  ///< client buffer (write), regions back to back
+  std::byte* rdata = nullptr;        ///< client buffer (read)
+  sg4::Mailbox* data = nullptr;      ///< chunks of this request
+  sg4::Mailbox* ack = nullptr;       ///< write acknowledgement
+};
+
+namespace {
+
+using IoRequest = PvfsSim::IoRequest;
+
+struct MetaRequest {
+  sg4::Mailbox* reply = nullptr;
+};
+
+constexpr int kChunksInFlight = 2;  // double buffering of the flow protocol
+
+std::int64_t chunks_of(std::int64_t bytes, std::int64_t fb) {
+  return (bytes + fb - 1) / fb;
+}
+
+/// Calls fn(piece, offset_in_piece, length) for the part's stream bytes [from, to).
+template <class Fn>
+void for_stream_range(const ServerPart& part, std::int64_t from, std::int64_t to, Fn fn) {
+  std::int64_t pos = 0;
+  for (const Piece& p : part.pieces) {
+    const std::int64_t a = std::max(from, pos);
+    const std::int64_t b = std::min(to, pos + p.length);
+    if (a < b) fn(p, a - pos, b - a);
+    pos += p.length;
+    if (pos >= to) break;
+  }
+}
+
+sg4::Mailbox* server_mailbox(const sg4::Host* h) {
+  return sg4::Mailbox::by_name("pvfs:" + h->get_name());
+}
+
+void charge_cpu(const sg4::MutexPtr& cpu, double seconds) {
+  std::unique_lock lock(*cpu);
+  sg4::this_actor::sleep_for(seconds);
+}
+
+}  // namespace
+
+void PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& disk_slots) {
+  const PvfsConfig& cfg = cfg_;
+  sg4::Disk* disk = sg4::this_actor::get_host()->get_disks().front();
+  charge_cpu(cpu,
+             cfg.request_overhead_s + static_cast<double>(req->part.local_regions) * cfg.region_overhead_s);
+  const std::int64_t total = req->part.bytes;
+  const std::int64_t fb = cfg.flow_buffer;
+  const std::int64_t n = chunks_of(total, fb);
+  if (req->write) {
+    IoRequest* token = nullptr;
+    sg4::CommPtr next = n > 0 ? req->data->get_async<IoRequest>(&token) : nullptr;
+    for (std::int64_t i = 0; i < n; ++i) {
+      next->wait();
+      if (i + 1 < n) next = req->data->get_async<IoRequest>(&token);  // receive the next chunk meanwhile
+      const std::int64_t a = i * fb;
+      const std::int64_t b = std::min(total, a + fb);
+      for_stream_range(req->part, a, b, [&](const Piece& p, std::int64_t off, std::int64_t len) {
+        file().write(p.file_offset + off,
+                     std::span(req->wdata + p.data_offset + off, static_cast<std::size_t>(len)));
+      });
+      disk_slots->acquire();
+      disk->write(static_cast<sg_size_t>(b - a));
+      disk_slots->release();
+    }
+    req->ack->put(req, static_cast<std::uint64_t>(cfg.request_header));
+  } else {
+    std::deque<sg4::CommPtr> inflight;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::int64_t a = i * fb;
+      const std::int64_t b = std::min(total, a + fb);
+      disk_slots->acquire();
+      disk->read(static_cast<sg_size_t>(b - a));
+      disk_slots->release();
+      for_stream_range(req->part, a, b, [&](const Piece& p, std::int64_t off, std::int64_t len) {
+        file().read(p.file_offset + off,
+                    std::span(req->rdata + p.data_offset + off, static_cast<std::size_t>(len)));
+      });
+      if (inflight.size() == kChunksInFlight) {
+        inflight.front()->wait();
+        inflight.pop_front();
+      }
+      inflight.push_back(req->data->put_async(req, static_cast<std::uint64_t>(b - a)));
+    }
+    for (auto& c : inflight) c->wait();
+  }
+}
+
+/// One client-to-server flow: request, then the data chunks (write) or their reception (read).
+void PvfsSim::client_flow(IoRequest* req, sg4::Host* server) {
+  const PvfsConfig& cfg = cfg_;
+  const auto header = static_cast<std::uint64_t>(
+      cfg.request_header + cfg.region_descriptor * static_cast<std::int64_t>(req->part.pieces.size()));
+  server_mailbox(server)->put(req, header);
+  const std::int64_t total = req->part.bytes;
+  const std::int64_t n = chunks_of(total, cfg.flow_buffer);
+  if (req->write) {
+    std::deque<sg4::CommPtr> inflight;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::int64_t len = std::min(cfg.flow_buffer, total - i * cfg.flow_buffer);
+      if (inflight.size() == kChunksInFlight) {
+        inflight.front()->wait();
+        inflight.pop_front();
+      }
+      inflight.push_back(req->data->put_async(req, static_cast<std::uint64_t>(len)));
+    }
+    for (auto& c : inflight) c->wait();
+    req->ack->get<IoRequest>();
+  } else {
+    for (std::int64_t i = 0; i < n; ++i) req->data->get<IoRequest>();
+  }
+}
+
+void PvfsSim::io(int rank, std::span<const Extent> regions, const std::byte* wdata, std::byte* rdata) {
+  const PvfsConfig& cfg = cfg_;
+  auto parts = split_by_stripe(regions, cfg.stripe_size, static_cast<int>(iods_.size()));
+  std::int64_t pieces = 0;
+  for (const auto& p : parts) pieces += static_cast<std::int64_t>(p.pieces.size());
+  const double client_cpu = static_cast<double>(pieces) * cfg.client_region_overhead_s;
+  if (client_cpu > 0) sg4::this_actor::sleep_for(client_cpu);
+
+  // A rank has at most one request in flight per server (this call returns when all are complete), so
+  // the data and ack mailboxes of a (rank, server) pair are reused from request to request.
+  std::vector<std::unique_ptr<IoRequest>> reqs;
+  for (auto& part : parts) {
+    const std::string id = std::to_string(rank) + ">" + std::to_string(part.server);
+    auto req = std::make_unique<IoRequest>();
+    req->write = wdata != nullptr;
+    req->wdata = wdata;
+    req->rdata = rdata;
+    req->data = sg4::Mailbox::by_name("pvfs-data:" + id);
+    req->ack = sg4::Mailbox::by_name("pvfs-ack:" + id);
+    req->part = std::move(part);
+    reqs.push_back(std::move(req));
+  }
+  // The flows to the servers run in parallel, one actor each; a request that touches one server (the
+  // common case for small list requests) runs its flow in the calling actor, which is the same model
+  // without creating an actor.
+  if (reqs.size() == 1) {
+    client_flow(reqs.front().get(), iods_[static_cast<std::size_t>(reqs.front()->part.server)]);
+    return;
+  }
+  std::vector<sg4::ActorPtr> flows;
+  for (auto& req : reqs) {
+    IoRequest* r = req.get();
+    sg4::Host* server = iods_[static_cast<std::size_t>(r->part.server)];
+    flows.push_back(sg4::Actor::create("flow" + std::to_string(rank), sg4::this_actor::get_host(),
+                                       [this, r, server] { client_flow(r, server); }));
+  }
+  for (auto& f : flows) f->join();
+}
+
+void PvfsSim::metadata_round_trip(int rank) {
+  auto* reply = sg4::Mailbox::by_name("pvfs-meta:" + std::to_string(rank));
+  MetaRequest req{reply};
+  const auto header = static_cast<std::uint64_t>(cfg_.request_header);
+  server_mailbox(mds_)->put(&req, header);
+  reply->get<MetaRequest>();
+}
+
+void PvfsSim::build(const filesystem::PlatformHooks& platform) {
+  mds_ = platform.add_server("mds");
+  for (int k = 0; k < cfg_.io_servers; ++k) {
+    sg4::Host* h = platform.add_server("iod" + std::to_string(k));
+    h->create_disk("disk", cfg_.disk_read_Bps, cfg_.disk_write_Bps)->seal();
+    iods_.push_back(h);
+  }
+}
+
+void PvfsSim::start() {
+  sg4::Actor::create("mds", mds_, [this] {
+    sg4::Actor::self()->daemonize();
+    auto cpu = sg4::Mutex::create();
+    auto* mb = server_mailbox(mds_);
+    for (;;) {
+      auto* req = mb->get<MetaRequest>();
+      sg4::Actor::create("mds-handler", mds_, [this, req, cpu] {
+        charge_cpu(cpu, cfg_.metadata_overhead_s);
+        req->reply->put(req, static_cast<std::uint64_t>(cfg_.request_header));
+      })->daemonize();
+    }
+  });
+  for (sg4::Host* h : iods_) {
+    sg4::Actor::create(h->get_name(), h, [this, h, slots = cfg_.max_outstanding] {
+      sg4::Actor::self()->daemonize();
+      auto cpu = sg4::Mutex::create();
+      auto disk_slots = sg4::Semaphore::create(static_cast<unsigned>(slots));
+      auto* mb = server_mailbox(h);
+      for (;;) {
+        auto* req = mb->get<IoRequest>();
+        sg4::Actor::create("iod-handler", h, [this, req, cpu, disk_slots] {
+          serve_io(req, cpu, disk_slots);
+        })->daemonize();
+      }
+    });
+  }
+}
+
+void PvfsSim::open(int rank) {
+  metadata_round_trip(rank);
+}
+void PvfsSim::close(int rank) {
+  metadata_round_trip(rank);
+}
+
+void PvfsSim::write(int rank, std::span<const Extent> regions, std::span<const std::byte> data) {
+  io(rank, regions, data.data() ? data.data() : reinterpret_cast<const std::byte*>(""), nullptr);
+}
+
+void PvfsSim::read(int rank, std::span<const Extent> regions, std::span<std::byte> data) {
+  io(rank, regions, nullptr, data.data());
+}
+
+}  // namespace ciosim::pvfs

@@ -1,0 +1,42 @@
+// The PVFS-style parallel file system as S4U actors behind the file-system seam (see pvfs_sim.cpp for
+// the model; parameters in pvfs_config.hpp; request splitting in striping.hpp).
+#pragma once
+
+#include <vector>
+
+#include "models/filesystem/file_system_sim.hpp"
+#include "models/pvfs/pvfs_config.hpp"
+
+namespace ciosim::pvfs {
+
+namespace sg4 = simgrid::s4u;
+
+class PvfsSim final : public filesystem::FileSystemSim {
+ public:
+  PvfsSim(const PvfsConfig& cfg, filesystem::FileStore& file) : FileSystemSim(file), cfg_(cfg) {}
+
+  /// One metadata server host ("mds"), then io_servers I/O server hosts ("iod0", ...) with a disk each.
+  void build(const filesystem::PlatformHooks& platform) override;
+  /// The metadata server and one daemon per I/O server.
+  void start() override;
+  void open(int rank) override;
+  void close(int rank) override;
+  void write(int rank, std::span<const Extent> regions, std::span<const std::byte> data) override;
+  void read(int rank, std::span<const Extent> regions, std::span<std::byte> data) override;
+  /// No server write-back cache is modelled: data is on disk when a write returns, so nothing to flush.
+  void sync(int) override {}
+
+  struct IoRequest;
+
+ private:
+  void io(int rank, std::span<const Extent> regions, const std::byte* wdata, std::byte* rdata);
+  void serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& disk_slots);
+  void client_flow(IoRequest* req, sg4::Host* server);
+  void metadata_round_trip(int rank);
+
+  const PvfsConfig& cfg_;
+  sg4::Host* mds_ = nullptr;
+  std::vector<sg4::Host*> iods_;
+};
+
+}  // namespace ciosim::pvfs

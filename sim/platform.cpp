@@ -1,0 +1,93 @@
+#include "sim/platform.hpp"
+
+#include <string>
+#include <unordered_set>
+
+#include "config/placement.hpp"
+#include "models/network/network_sim.hpp"
+
+namespace ciosim::sim {
+
+namespace {
+
+using Dir = sg4::LinkInRoute::Direction;
+
+// Host speed in flop/s. Unused for timing: CPU work is charged as time from the platform's cost model
+// (memcpy_Bps, tuple_cost_s) so that results do not depend on a flop count.
+constexpr double kHostSpeed = 1e9;
+
+using network::create_nic;
+
+struct Endpoint {
+  sg4::Host* host = nullptr;
+  sg4::Link* loopback = nullptr;
+  sg4::SplitDuplexLink* mpi_nic = nullptr;  ///< compute nodes only
+  sg4::SplitDuplexLink* io_nic = nullptr;   ///< every host (the same link as mpi_nic when shared)
+};
+
+}  // namespace
+
+void build_platform(World& w) {
+  const PlatformSpec& ps = w.spec->platform;
+  const bool shared = w.mpi->name == w.io->name;  // one physical network carries MPI and PVFS traffic
+
+  network::use_flow_model();
+
+  auto* zone = sg4::create_full_zone("cluster");
+  std::vector<Endpoint> eps;
+
+  for (int i = 0; i < ps.nodes; ++i) {
+    Endpoint e;
+    const std::string id = std::to_string(i);
+    // The node's cores, shared by the CPU work of the ranks placed on it (SimProcess::do_compute).
+    e.host = zone->create_host("node" + id, kHostSpeed)->set_core_count(ps.cpu_cores);
+    e.loopback = zone->create_link("lo" + id, ps.loopback_Bps)->set_latency(0)->seal();
+    if (shared) {
+      e.mpi_nic = e.io_nic = create_nic(zone, "nic" + id, *w.io);
+    } else {
+      e.mpi_nic = create_nic(zone, "mpi" + id, *w.mpi);
+      e.io_nic = create_nic(zone, "io" + id, *w.io);
+    }
+    eps.push_back(e);
+  }
+  // The file system adds its servers (on the I/O network) and disks: models/filesystem/file_system_sim.hpp.
+  filesystem::PlatformHooks hooks;
+  hooks.add_server = [&](const std::string& name) {
+    Endpoint e;
+    e.host = zone->create_host(name, kHostSpeed);
+    e.loopback = zone->create_link("lo-" + name, ps.loopback_Bps)->set_latency(0)->seal();
+    e.io_nic = create_nic(zone, "srv-" + name, *w.io);
+    eps.push_back(e);
+    w.servers.push_back(e.host);
+    return e.host;
+  };
+  for (const Endpoint& e : eps) hooks.nodes.push_back(e.host);
+  w.fs->build(hooks);
+
+  // Explicit routes for every ordered pair: compute-compute over the MPI NICs, anything touching a
+  // server over the I/O NICs (every file-system message has a server at one end), loopback on the same host.
+  for (const Endpoint& a : eps) {
+    for (const Endpoint& b : eps) {
+      std::vector<sg4::LinkInRoute> links;
+      if (a.host == b.host) {
+        links.emplace_back(a.loopback);
+      } else if (a.mpi_nic && b.mpi_nic) {
+        links.emplace_back(a.mpi_nic, Dir::UP);
+        links.emplace_back(b.mpi_nic, Dir::DOWN);
+      } else {
+        links.emplace_back(a.io_nic, Dir::UP);
+        links.emplace_back(b.io_nic, Dir::DOWN);
+      }
+      zone->add_route(a.host->get_netpoint(), b.host->get_netpoint(), nullptr, nullptr, links, false);
+    }
+  }
+  zone->seal();
+
+  // Message-size factors and the rendezvous handshake, per network (models/network/network_sim.hpp).
+  network::apply_message_factors(w.mpi, w.io, {w.servers.begin(), w.servers.end()});
+
+  for (int r = 0; r < w.spec->ranks; ++r)
+    w.rank_hosts.push_back(eps[static_cast<std::size_t>(config::node_of(*w.spec, r))].host);
+}
+
+}  // namespace ciosim::sim

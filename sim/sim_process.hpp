@@ -1,0 +1,83 @@
+// The S4U implementation of Process: one actor per rank. Point-to-point messages follow MPI's two
+// protocols: eager (size <= the MPI profile's threshold: the data leaves at once through a mailbox with
+// a permanent receiver, the send completes locally) and rendezvous (the transfer starts when both sides
+// have posted; the handshake's extra latency is applied by the latency-factor callback, platform.cpp).
+// Collectives are built from point-to-point with MPICH's default algorithms (collectives.cpp).
+// File access goes to the platform's file system through the file-system seam (sim_file.cpp).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "algorithms/common/process.hpp"
+#include "sim/world.hpp"
+
+namespace ciosim::sim {
+
+/// What travels in a message: a copy of the data (eager, the sender may reuse its buffer at once) or a
+/// pointer to the sender's buffer (rendezvous, valid until the send completes).
+struct Envelope {
+  std::vector<std::byte> copy;
+  const std::byte* data = nullptr;
+  std::size_t size = 0;
+  /// Rendezvous: the sender and the receiver both hold the envelope (2 references) and the last one to
+  /// finish with it deletes it. A sender whose send completes before the receiver has copied the data out
+  /// (the receiver may still be waiting on an earlier request) copies its buffer into `copy` first, because
+  /// MPI lets it reuse the buffer once the send is complete. Eager: the receiver's reference only.
+  int refs = 1;
+  bool consumed = false;  ///< the receiver has copied the data out
+};
+
+class SimProcess final : public Process {
+ public:
+  SimProcess(World& world, int rank);
+  int rank() const override { return rank_; }
+  int size() const override { return static_cast<int>(world_.rank_hosts.size()); }
+  std::string host() const override;
+  /// Copies this rank's counters and call trace into the world's record (phase marks go there directly).
+  void finish();
+
+ protected:
+  void do_send(int dst, int tag, std::span<const std::byte> buf) override;
+  void do_recv(int src, int tag, std::span<std::byte> buf) override;
+  Request do_isend(int dst, int tag, std::span<const std::byte> buf) override;
+  Request do_irecv(int src, int tag, std::span<std::byte> buf) override;
+  void do_wait(Request& r) override;
+  void do_waitall(std::vector<Request>& rs) override;
+  void do_barrier() override;
+  void do_bcast(std::span<std::byte> buf, int root) override;
+  void do_gather(std::span<const std::byte> send, std::span<std::byte> recv, int root) override;
+  void do_gatherv(std::span<const std::byte> send, std::span<std::byte> recv,
+                  std::span<const std::int64_t> counts, int root) override;
+  void do_allgather(std::span<const std::byte> send, std::span<std::byte> recv) override;
+  void do_alltoall(std::span<const std::byte> send, std::span<std::byte> recv) override;
+  void do_allreduce_max(std::span<std::int64_t> values) override;
+  void do_compute(const Work& w) override;
+  void do_file_open(const std::string& name) override;
+  void do_file_close() override;
+  void do_write_at(Offset offset, std::span<const std::byte> data) override;
+  void do_read_at(Offset offset, std::span<std::byte> data) override;
+  void do_write_list(std::span<const Extent> regions, std::span<const std::byte> data) override;
+  void do_read_list(std::span<const Extent> regions, std::span<std::byte> data) override;
+  void do_file_sync() override;
+  void do_phase(const std::string& name) override;
+
+ private:
+  struct Pending {
+    sg4::CommPtr comm;          ///< null for a completed eager send
+    Envelope* in = nullptr;     ///< receive slot
+    Envelope* out = nullptr;    ///< rendezvous send: the envelope this rank still references
+    std::span<std::byte> dest;  ///< receive buffer
+    bool is_recv = false;
+  };
+  sg4::Mailbox* mailbox(int src, int dst, int tag, bool eager) const;
+  bool eager(std::size_t bytes) const;
+  World& world_;
+  int rank_;
+  std::map<std::int64_t, Pending> pending_;
+  std::int64_t next_id_ = 0;
+};
+
+}  // namespace ciosim::sim

@@ -1,0 +1,168 @@
+#include "sim/simulate.hpp"
+
+#include <xbt/log.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "algorithms/common/trace.hpp"
+#include "algorithms/technique.hpp"
+#include "config/workload.hpp"
+#include "sim/file_system.hpp"
+#include "sim/platform.hpp"
+#include "sim/sim_process.hpp"
+
+namespace ciosim::sim {
+
+namespace {
+
+constexpr const char* kFileName = "x.dat";
+
+/// Engine arguments: the program name, then "--cfg=key:value" for each item of CIOSIM_SIMGRID_CFG
+/// ("key:value;key:value", e.g. "contexts/factory:thread" for sanitizer builds). Passed on the command
+/// line because some settings (the context factory) must be known when the engine starts.
+std::vector<std::string> engine_args() {
+  std::vector<std::string> args{"ciosim", "--log=xbt_cfg.thresh:warning"};
+  if (const char* env = std::getenv("CIOSIM_SIMGRID_CFG")) {
+    std::stringstream ss(env);
+    std::string item;
+    while (std::getline(ss, item, ';'))
+      if (!item.empty()) args.push_back("--cfg=" + item);
+  }
+  return args;
+}
+
+void rank_main(World& w, const std::function<void(Process&)>& body, const sg4::BarrierPtr& start, int r) {
+  SimProcess p(w, r);
+  p.record_trace(!w.spec->trace_file.empty());
+  RankRecord& rec = w.records[static_cast<std::size_t>(r)];
+  try {
+    start->wait();  // common start, at no simulated cost and not counted as an MPI call
+    rec.start = sg4::Engine::get_clock();
+    p.phase("open");
+    p.file_open(kFileName);
+    body(p);
+    p.phase("close");
+    p.file_close();
+  } catch (const std::exception& e) {
+    w.errors.push_back("rank " + std::to_string(r) + ": " + e.what());
+  }
+  rec.end = sg4::Engine::get_clock();
+  p.finish();
+}
+
+/// Writes every rank's call trace to `path` (algorithms/trace.hpp).
+void write_trace(const World& w, const std::string& path) {
+  Trace t;
+  for (const auto& rec : w.records) t.push_back(rec.trace);
+  std::ofstream out(path, std::ios::binary);
+  out << trace_text(t);
+  out.close();
+  if (!out) throw std::runtime_error("cannot write the trace file " + path);
+}
+
+}  // namespace
+
+RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& body,
+                   const std::function<void(const filesystem::FileStore&)>& on_file,
+                   const std::vector<std::byte>* initial_file) {
+  std::vector<std::string> args = engine_args();
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(args.size());
+  sg4::Engine engine(&argc, argv.data());
+  xbt_log_control_set("root.thresh:critical");
+
+  World w;
+  w.spec = &spec;
+  w.mpi = &network_profile(spec.network_mpi, spec.platform.networks);
+  w.io = &network_profile(spec.network_io, spec.platform.networks);
+  const PlatformSpec& ps = spec.platform;
+  if (spec.rank_nodes.empty()) {
+    if (spec.ranks < 1 || spec.ranks > ps.nodes * ps.cores_per_node)
+      throw std::invalid_argument("run.ranks = " + std::to_string(spec.ranks) + " does not fit platform '" +
+                                  ps.name + "' (" + std::to_string(ps.nodes) + " nodes x " +
+                                  std::to_string(ps.cores_per_node) + " cores)");
+  } else {
+    if (spec.rank_nodes.size() != static_cast<std::size_t>(spec.ranks))
+      throw std::invalid_argument("the placement names " + std::to_string(spec.rank_nodes.size()) +
+                                  " ranks' nodes for run.ranks = " + std::to_string(spec.ranks));
+    for (const int n : spec.rank_nodes)
+      if (n < 0 || n >= ps.nodes)
+        throw std::invalid_argument("the placement puts a rank on node " + std::to_string(n) +
+                                    ", but platform '" + ps.name + "' has nodes 0.." +
+                                    std::to_string(ps.nodes - 1));
+  }
+  w.fs = make_file_system(spec.platform, w.file);
+  build_platform(w);
+  if (initial_file) w.file.write(0, *initial_file);
+  w.records.resize(static_cast<std::size_t>(spec.ranks));
+  w.fs->start();
+  auto start = sg4::Barrier::create(static_cast<unsigned>(spec.ranks));
+  for (int r = 0; r < spec.ranks; ++r)
+    w.rank_actors.push_back(sg4::Actor::create("rank" + std::to_string(r),
+                                               w.rank_hosts[static_cast<std::size_t>(r)],
+                                               [&w, &body, start, r] { rank_main(w, body, start, r); }));
+  engine.run();
+  if (!w.errors.empty()) throw std::runtime_error(w.errors.front());
+
+  RunResult res;
+  res.algorithm = spec.algorithm;
+  res.params = spec.params;
+  res.ranks = spec.ranks;
+  res.network_mpi = spec.network_mpi;
+  res.network_io = spec.network_io;
+  config::summarize(w.records, res);
+  if (!spec.trace_file.empty()) write_trace(w, spec.trace_file);
+  if (on_file) on_file(w.file);
+  return res;
+}
+
+RunResult simulate(const RunSpec& spec) {
+  // Validate everything before the engine starts, so a bad point fails with one clear line.
+  const Distribution dist = make_distribution(spec.workload, spec.ranks);
+  const TechniqueInfo& tech = technique(spec.algorithm);
+  if (const std::string why = tech.check(dist); !why.empty()) throw std::invalid_argument(why);
+  const TechniqueInput in{&dist, spec.workload.element_size, kFileName, spec.iterations, spec.hints};
+  check_hints(in.hints);
+  bool verified = false;
+  if (spec.access == Access::Read) {
+    if (!tech.read) throw std::invalid_argument("technique " + tech.name + " has no read path");
+    // The file as the technique lays it out, in place before the run; every rank reads its entries back
+    // and compares them with what it would have written.
+    const std::vector<std::byte> initial = expected_file(dist, tech.layout, in.element_size);
+    std::vector<char> read_ok(static_cast<std::size_t>(spec.ranks), 0);
+    RunResult res = run_with(
+        spec,
+        [&](Process& p) {
+          std::vector<std::byte> expected = make_local_data(dist, p.rank(), in.element_size);
+          std::vector<std::byte> buf(expected.size());
+          tech.read(p, in, buf);
+          read_ok[static_cast<std::size_t>(p.rank())] = buf == expected;
+        },
+        [&](const filesystem::FileStore& file) {
+          if (!spec.export_file.empty()) file.export_to(spec.export_file);
+        },
+        &initial);
+    res.file_verified = std::all_of(read_ok.begin(), read_ok.end(), [](char ok) { return ok != 0; });
+    return res;
+  }
+  RunResult res = run_with(
+      spec,
+      [&](Process& p) {
+        const std::vector<std::byte> local = make_local_data(dist, p.rank(), in.element_size);
+        tech.run(p, in, local);
+      },
+      [&](const filesystem::FileStore& file) {
+        verified = file.bytes() == expected_file(dist, tech.layout, in.element_size);
+        if (!spec.export_file.empty()) file.export_to(spec.export_file);
+      });
+  res.file_verified = verified;
+  return res;
+}
+
+}  // namespace ciosim::sim

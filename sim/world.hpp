@@ -1,0 +1,39 @@
+// Everything one simulation run shares between its actors: the platform's hosts, the profiles, the
+// simulated file, and per-rank records. Owned by simulate(); never global.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <simgrid/s4u.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "algorithms/common/process.hpp"
+#include "config/run_spec.hpp"
+#include "config/run_summary.hpp"
+#include "models/filesystem/file_store.hpp"
+#include "models/filesystem/file_system_sim.hpp"
+#include "models/network/profiles.hpp"
+
+namespace ciosim::sim {
+
+namespace sg4 = simgrid::s4u;
+
+/// Per rank: start/end clocks, phase marks, counters and (when spec.trace_file is set) the call trace.
+using RankRecord = config::RankRecord;
+
+struct World {
+  const RunSpec* spec = nullptr;
+  const NetworkProfile* mpi = nullptr;
+  const NetworkProfile* io = nullptr;
+  std::vector<sg4::Host*> rank_hosts;  ///< host of each rank
+  std::vector<sg4::Host*> servers;     ///< the file system's server hosts (its traffic is not MPI's)
+  std::vector<sg4::ActorPtr> rank_actors;
+  filesystem::FileStore file;
+  std::unique_ptr<filesystem::FileSystemSim> fs;  ///< the platform's file system, serving `file`
+  std::vector<RankRecord> records;
+  std::vector<std::string> errors;  ///< exceptions caught inside actors, reported after run()
+};
+
+}  // namespace ciosim::sim

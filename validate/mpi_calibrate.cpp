@@ -1,0 +1,266 @@
+#include "validate/mpi_calibrate.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <vector>
+
+#include "algorithms/common/datatype.hpp"
+#include "validate/mpi_process.hpp"
+
+namespace ciosim::mpi {
+
+namespace {
+
+namespace fs = std::filesystem;
+using ojson = nlohmann::ordered_json;
+
+struct Stats {
+  double median = 0, min = 0, max = 0;
+};
+
+/// Runs `once` (which returns seconds) `reps` times.
+Stats repeat(int reps, const std::function<double()>& once) {
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) t.push_back(once());
+  std::sort(t.begin(), t.end());
+  const std::size_t n = t.size();
+  return Stats{n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2, t.front(), t.back()};
+}
+
+ojson stats_json(const Stats& s) {
+  return ojson{{"median", s.median}, {"min", s.min}, {"max", s.max}};
+}
+
+/// The sizes 4^k from `from` to `to` bytes.
+std::vector<std::int64_t> sizes(std::int64_t from, std::int64_t to) {
+  std::vector<std::int64_t> v;
+  for (std::int64_t s = from; s <= to; s *= 4) v.push_back(s);
+  return v;
+}
+
+ojson pingpong(MPI_Comm comm, int rank, bool quick) {
+  ojson out = ojson::array();
+  for (std::int64_t size : sizes(1, quick ? 262144 : 4194304)) {
+    std::vector<std::byte> buf(static_cast<std::size_t>(size));
+    const int n = static_cast<int>(size);
+    const int iters = std::clamp(static_cast<int>((quick ? 4e6 : 64e6) / static_cast<double>(size + 4096)),
+                                 10, quick ? 200 : 2000);
+    const auto round_trips = [&](int k) {
+      for (int i = 0; i < k; ++i) {
+        if (rank == 0) {
+          check(MPI_Send(buf.data(), n, MPI_BYTE, 1, 7, comm), "MPI_Send");
+          check(MPI_Recv(buf.data(), n, MPI_BYTE, 1, 7, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+        } else if (rank == 1) {
+          check(MPI_Recv(buf.data(), n, MPI_BYTE, 0, 7, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+          check(MPI_Send(buf.data(), n, MPI_BYTE, 0, 7, comm), "MPI_Send");
+        }
+      }
+    };
+    round_trips(std::max(2, iters / 10));  // warm-up (connection setup, registration)
+    const Stats s = repeat(quick ? 3 : 7, [&] {
+      MPI_Barrier(comm);
+      const double t0 = MPI_Wtime();
+      round_trips(iters);
+      return (MPI_Wtime() - t0) / (2.0 * iters);
+    });
+    out.push_back(ojson{{"bytes", size}, {"iterations", iters}, {"one_way_s", stats_json(s)}});
+  }
+  return out;
+}
+
+ojson memcpy_speed(bool quick) {
+  const std::size_t bytes = quick ? (8u << 20) : (64u << 20);
+  std::vector<std::byte> a(bytes, std::byte{1}), b(bytes, std::byte{2});
+  const Stats s = repeat(quick ? 3 : 7, [&] {
+    const double t0 = MPI_Wtime();
+    std::memcpy(b.data(), a.data(), bytes);
+    const double t = MPI_Wtime() - t0;
+    a[static_cast<std::size_t>(t * 1e9) % bytes] = b[0];  // keep the copy observable
+    return t;
+  });
+  return ojson{{"bytes", bytes}, {"seconds", stats_json(s)}};
+}
+
+ojson pack_speed(bool quick) {
+  const std::int64_t tuples = quick ? (1 << 16) : (1 << 20);
+  const std::int64_t es = 4;
+  Datatype dt;
+  for (std::int64_t i = 0; i < tuples; ++i) dt.tuples.push_back(Tuple{2 * i, 1});
+  std::vector<std::byte> src(static_cast<std::size_t>(2 * tuples * es), std::byte{3});
+  std::vector<std::byte> out(static_cast<std::size_t>(tuples * es));
+  const Stats s = repeat(quick ? 3 : 7, [&] {
+    const double t0 = MPI_Wtime();
+    pack(src, dt, es, out);
+    return MPI_Wtime() - t0;
+  });
+  return ojson{{"tuples", tuples}, {"element_size", es}, {"bytes", tuples * es}, {"seconds", stats_json(s)}};
+}
+
+/// Rank 0 alone: time per MPI_File_write_at (read_at) call of `size` bytes, calls at increasing offsets
+/// into a file emptied before each repetition.
+ojson file_calls(const std::string& path, bool write, bool quick) {
+  ojson out = ojson::array();
+  MPI_File fh;
+  check(MPI_File_open(MPI_COMM_SELF, path.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh),
+        "MPI_File_open");
+  for (std::int64_t size : sizes(4096, quick ? 1048576 : 16777216)) {
+    const std::int64_t total = quick ? (8 << 20) : (64 << 20);
+    const int calls = static_cast<int>(std::clamp<std::int64_t>(total / size, 4, 4096));
+    std::vector<std::byte> buf(static_cast<std::size_t>(size), std::byte{5});
+    if (!write) {  // the data to read: written once, read from the page cache like a just-written file
+      check(MPI_File_set_size(fh, 0), "MPI_File_set_size");
+      for (int i = 0; i < calls; ++i)
+        check(
+            MPI_File_write_at(fh, i * size, buf.data(), static_cast<int>(size), MPI_BYTE, MPI_STATUS_IGNORE),
+            "MPI_File_write_at");
+    }
+    const Stats s = repeat(quick ? 3 : 5, [&] {
+      if (write) check(MPI_File_set_size(fh, 0), "MPI_File_set_size");
+      const double t0 = MPI_Wtime();
+      for (int i = 0; i < calls; ++i) {
+        const MPI_Offset off = i * size;
+        check(
+            write
+                ? MPI_File_write_at(fh, off, buf.data(), static_cast<int>(size), MPI_BYTE, MPI_STATUS_IGNORE)
+                : MPI_File_read_at(fh, off, buf.data(), static_cast<int>(size), MPI_BYTE, MPI_STATUS_IGNORE),
+            write ? "MPI_File_write_at" : "MPI_File_read_at");
+      }
+      return (MPI_Wtime() - t0) / calls;
+    });
+    out.push_back(ojson{{"bytes", size}, {"calls", calls}, {"seconds_per_call", stats_json(s)}});
+  }
+  check(MPI_File_close(&fh), "MPI_File_close");
+  return out;
+}
+
+/// Every rank writes its own block at once, in 1 MiB calls.
+ojson file_all_ranks(MPI_Comm comm, int rank, int size, const std::string& path, bool quick) {
+  const std::int64_t block = quick ? (4 << 20) : (16 << 20), call = 1 << 20;
+  std::vector<std::byte> buf(static_cast<std::size_t>(call), std::byte{6});
+  MPI_File fh;
+  check(MPI_File_open(comm, path.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh),
+        "MPI_File_open");
+  const Stats s = repeat(quick ? 3 : 5, [&] {
+    check(MPI_File_set_size(fh, 0), "MPI_File_set_size");
+    MPI_Barrier(comm);
+    const double t0 = MPI_Wtime();
+    for (std::int64_t off = 0; off < block; off += call)
+      check(MPI_File_write_at(fh, rank * block + off, buf.data(), static_cast<int>(call), MPI_BYTE,
+                              MPI_STATUS_IGNORE),
+            "MPI_File_write_at");
+    double t = MPI_Wtime() - t0, tmax = 0;
+    MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return tmax;
+  });
+  check(MPI_File_close(&fh), "MPI_File_close");
+  return ojson{{"ranks", size}, {"bytes_per_rank", block}, {"call_bytes", call}, {"seconds", stats_json(s)}};
+}
+
+/// Rank 0: one write_list of `regions` regions of 64 bytes, 64 bytes apart, through MpiProcess, vs. one
+/// contiguous write_at of the same bytes.
+ojson list_write(const fs::path& dir, bool quick) {
+  const std::int64_t regions = quick ? 1024 : 8192, len = 64;
+  std::vector<Extent> ext;
+  for (std::int64_t i = 0; i < regions; ++i) ext.push_back(Extent{2 * len * i, len});
+  std::vector<std::byte> data(static_cast<std::size_t>(regions * len), std::byte{7});
+  MpiProcess p(MPI_COMM_SELF, dir);
+  p.file_open("ciosim-calibrate-list.dat");
+  const int reps = quick ? 3 : 7;
+  const Stats list = repeat(reps, [&] {
+    const double t0 = MPI_Wtime();
+    p.write_list(ext, data);
+    return MPI_Wtime() - t0;
+  });
+  const Stats contig = repeat(reps, [&] {
+    const double t0 = MPI_Wtime();
+    p.write_at(0, data);
+    return MPI_Wtime() - t0;
+  });
+  p.file_close();
+  std::error_code ec;
+  fs::remove(dir / "ciosim-calibrate-list.dat", ec);
+  return ojson{{"regions", regions},
+               {"region_bytes", len},
+               {"list_seconds", stats_json(list)},
+               {"contiguous_seconds", stats_json(contig)}};
+}
+
+ojson open_close(MPI_Comm comm, const std::string& path, bool quick) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const Stats s = repeat(quick ? 3 : 7, [&] {
+    // A fresh file each time, as every run of a technique creates its file (mpi_run.cpp).
+    if (rank == 0) {
+      std::error_code ec;
+      fs::remove(path, ec);
+    }
+    // On a new communicator each time, as MpiProcess opens the file on its own duplicate of the job's.
+    MPI_Comm dup;
+    check(MPI_Comm_dup(comm, &dup), "MPI_Comm_dup");
+    MPI_Barrier(comm);
+    const double t0 = MPI_Wtime();
+    MPI_File fh;
+    check(MPI_File_open(dup, path.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh),
+          "MPI_File_open");
+    check(MPI_File_close(&fh), "MPI_File_close");
+    double t = MPI_Wtime() - t0, tmax = 0;
+    MPI_Comm_free(&dup);
+    MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return tmax;
+  });
+  return ojson{{"seconds", stats_json(s)}};
+}
+
+}  // namespace
+
+int calibrate(MPI_Comm comm, const CalibrateOptions& opt) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (size < 2) throw std::invalid_argument("calibrate needs at least 2 ranks (mpirun -n 2 or more)");
+  const fs::path dir = opt.work_dir;
+  if (!fs::is_directory(dir))
+    throw std::invalid_argument("--work-dir " + opt.work_dir + " is not a directory");
+  const std::string file = (dir / "ciosim-calibrate.dat").string();
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int len = 0;
+  MPI_Get_library_version(lib, &len);
+  std::string library(lib, static_cast<std::size_t>(len));
+  library = library.substr(0, library.find_first_of("\n,"));
+
+  ojson j;
+  j["ranks"] = size;
+  j["hosts"] = host_names(comm);
+  j["mpi_library"] = library;
+  j["quick"] = opt.quick;
+  j["pingpong"] = pingpong(comm, rank, opt.quick);
+  MPI_Barrier(comm);
+  if (rank == 0) {
+    j["memcpy"] = memcpy_speed(opt.quick);
+    j["pack"] = pack_speed(opt.quick);
+    j["file_write"] = file_calls(file, true, opt.quick);
+    j["file_read"] = file_calls(file, false, opt.quick);
+    j["list_write"] = list_write(dir, opt.quick);
+  }
+  MPI_Barrier(comm);
+  j["file_write_all_ranks"] = file_all_ranks(comm, rank, size, file, opt.quick);
+  j["open_close"] = open_close(comm, file, opt.quick);
+  if (rank == 0) {
+    std::error_code ec;
+    fs::remove(file, ec);
+    std::ofstream out(opt.out, std::ios::binary);
+    out << j.dump(2) << "\n";
+    out.close();
+    if (!out) throw std::runtime_error("cannot write " + opt.out);
+  }
+  return 0;
+}
+
+}  // namespace ciosim::mpi
