@@ -10,6 +10,7 @@
 #include "app/commands.hpp"
 #include "config/platform_file.hpp"
 #include "config/workload.hpp"
+#include "models/filesystem/kinds.hpp"
 #include "models/network/profiles.hpp"
 
 namespace ciosim::app {
@@ -162,6 +163,12 @@ int list_command() {
     out << "  " << pad(n.name, w + 2) << pad(fmt("%.1f MB/s", n.link_bandwidth_Bps / 1e6), 14)
         << pad(fmt("%.2f us", n.link_latency_s * 1e6), 10) << wrap(n.description, w + 28) << "\n";
   }
+
+  out << "\nFile systems (platform.filesystem; the platform file's [filesystem] kind)\n";
+  w = 0;
+  for (const auto& k : filesystem::kinds()) w = std::max(w, k.name.size());
+  for (const auto& k : filesystem::kinds())
+    out << "  " << pad(std::string(k.name), w + 2) << wrap(std::string(k.description), w + 4) << "\n";
 
   out << "\nPlatforms (run.platform)\n";
   w = 0;

@@ -7,6 +7,7 @@
 
 #include "algorithms/technique.hpp"
 #include "config/workload.hpp"
+#include "models/filesystem/kinds.hpp"
 #include "models/network/profiles.hpp"
 
 namespace ciosim::config {
@@ -58,6 +59,12 @@ std::vector<std::string> network_names() {
 std::vector<std::string> workload_names() {
   std::vector<std::string> out;
   for (const auto& w : workloads()) out.push_back(w.name);
+  return out;
+}
+
+std::vector<std::string> filesystem_names() {
+  std::vector<std::string> out;
+  for (const auto& k : filesystem::kinds()) out.emplace_back(k.name);
   return out;
 }
 
@@ -143,6 +150,10 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
       ranged(from_platform(make("platform.cpu_cores", T::Int, "cores", none,
                                 "cores a node's ranks share for their CPU work")),
              1, INT_MAX),
+      with_choices(from_platform(make("platform.filesystem", T::Enum, "", none,
+                                      "file system model the ranks' file calls reach (the platform file must "
+                                      "have its table: [pvfs], [nfs] or [local])")),
+                   filesystem_names()),
       // MPI-IO hints (ROMIO's defaults from its code: shared/reference/collective-io-notes.md §1.4).
       ranged(
           make("hints.cb_buffer_size", T::Size, "bytes", Value{std::int64_t{16777216}},

@@ -12,6 +12,7 @@
 
 #include "config/network_file.hpp"
 #include "config/params.hpp"
+#include "models/filesystem/kinds.hpp"
 #include "models/network/profiles.hpp"
 
 namespace ciosim::config {
@@ -21,7 +22,7 @@ namespace fs = std::filesystem;
 
 // ---- the platform file's fields, declared once: parsing, checking and writing derive from this table.
 
-enum class Kind { Int, Int64, Real, Network };
+enum class Kind { Int, Int64, Real, Network, Choice };
 using Ref = std::variant<int*, std::int64_t*, double*, std::string*>;
 
 struct Field {
@@ -31,7 +32,18 @@ struct Field {
   double min;      ///< smallest valid value (numbers)
   bool above_min;  ///< the value must be strictly greater than min
   Ref (*ref)(PlatformSpec&);
+  std::vector<std::string> (*choices)() = nullptr;  ///< Kind::Choice: the valid values
 };
+
+std::vector<std::string> file_system_kinds() {
+  std::vector<std::string> out;
+  for (const auto& k : filesystem::kinds()) out.emplace_back(k.name);
+  return out;
+}
+
+std::vector<std::string> commit_modes() {
+  return {"sync", "async"};
+}
 
 // clang-format off
 const Field kFields[] = {
@@ -60,10 +72,36 @@ const Field kFields[] = {
     {"pvfs", "request_header", Kind::Int64, 0, false, [](PlatformSpec& p) -> Ref { return &p.pvfs.request_header; }},
     {"pvfs", "region_descriptor", Kind::Int64, 0, false,
      [](PlatformSpec& p) -> Ref { return &p.pvfs.region_descriptor; }},
+    {"filesystem", "kind", Kind::Choice, 0, false, [](PlatformSpec& p) -> Ref { return &p.filesystem; },
+     file_system_kinds},
+    {"nfs", "commit", Kind::Choice, 0, false, [](PlatformSpec& p) -> Ref { return &p.nfs.commit; }, commit_modes},
+    {"nfs", "wsize", Kind::Int64, 1, false, [](PlatformSpec& p) -> Ref { return &p.nfs.wsize; }},
+    {"nfs", "rsize", Kind::Int64, 1, false, [](PlatformSpec& p) -> Ref { return &p.nfs.rsize; }},
+    {"nfs", "max_outstanding", Kind::Int, 1, false, [](PlatformSpec& p) -> Ref { return &p.nfs.max_outstanding; }},
+    {"nfs", "server_threads", Kind::Int, 1, false, [](PlatformSpec& p) -> Ref { return &p.nfs.server_threads; }},
+    {"nfs", "rpc_overhead_s", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.nfs.rpc_overhead_s; }},
+    {"nfs", "client_rpc_overhead_s", Kind::Real, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.nfs.client_rpc_overhead_s; }},
+    {"nfs", "rpc_header", Kind::Int64, 0, false, [](PlatformSpec& p) -> Ref { return &p.nfs.rpc_header; }},
+    {"nfs", "disk_write_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.nfs.disk_write_Bps; }},
+    {"nfs", "disk_read_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.nfs.disk_read_Bps; }},
+    {"local", "node", Kind::Int, 0, false, [](PlatformSpec& p) -> Ref { return &p.local.node; }},
+    {"local", "disk_write_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.local.disk_write_Bps; }},
+    {"local", "disk_read_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.local.disk_read_Bps; }},
+    {"local", "request_overhead_s", Kind::Real, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.local.request_overhead_s; }},
 };
 // clang-format on
 
-constexpr std::string_view kTables[] = {"nodes", "network", "pvfs"};
+constexpr std::string_view kTables[] = {"nodes", "network", "filesystem", "pvfs", "nfs", "local"};
+
+/// Tables of file systems: each is optional, but complete when given, and the table of the platform's
+/// [filesystem] kind must be given. Their names are the kinds' names (models/filesystem/kinds.hpp).
+bool is_file_system_table(std::string_view table) {
+  for (const auto& k : filesystem::kinds())
+    if (k.name == table) return true;
+  return false;
+}
 
 /// Keys added after platform files existed, each with the key whose value it takes when a file lacks it
 /// (the model before the key: one core per placed rank; open and close cost one request each).
@@ -72,8 +110,9 @@ constexpr std::pair<std::string_view, std::string_view> kLaterKeys[] = {
     {"pvfs.metadata_overhead_s", "pvfs.request_overhead_s"},
 };
 
-const char* unit_of(const Field& f) {
+std::string unit_of(const Field& f) {
   if (f.kind == Kind::Network) return "a network profile name";
+  if (f.kind == Kind::Choice) return "one of: " + join(f.choices());
   if (f.key.ends_with("_Bps")) return "bytes/s";
   if (f.key.ends_with("_s")) return "seconds";
   return f.kind == Kind::Real ? "a number" : "an integer";
@@ -102,6 +141,12 @@ void check_field(const Field& f, PlatformSpec& p, const std::string& where) {
       [&](auto* v) {
         using T = std::remove_pointer_t<decltype(v)>;
         if constexpr (std::is_same_v<T, std::string>) {
+          if (f.kind == Kind::Choice) {
+            const auto valid = f.choices();
+            if (std::find(valid.begin(), valid.end(), *v) == valid.end())
+              throw ConfigError(where + dotted + " must be one of: " + join(valid) + "; got " + quote(*v));
+            return;
+          }
           try {
             (void)network_profile(*v, p.networks);
           } catch (const std::invalid_argument& e) {
@@ -153,8 +198,15 @@ std::string source_text(const toml::node& n, const std::string& dotted, const st
   return *n.value<std::string>();
 }
 
+/// Whether the platform's file holds `table` (file-system tables are optional).
+bool describes(const PlatformSpec& p, std::string_view table) {
+  return !is_file_system_table(table) ||
+         std::find(p.filesystems.begin(), p.filesystems.end(), table) != p.filesystems.end();
+}
+
 std::string valid_top_level() {
-  return "name, description, [nodes], [network], [pvfs], and any key ending in _source";
+  return "name, description, [nodes], [network], [filesystem], [pvfs], [nfs], [local], and any key ending in "
+         "_source";
 }
 
 }  // namespace
@@ -262,10 +314,32 @@ PlatformFile platform_from_table(const toml::table& doc, const std::string& orig
       out.sources.emplace_back(
           source_key, "not in the platform file: " + std::string(from) + ", as before the key existed");
   }
+  // [filesystem] came later: without it a platform has the file system it was written for, PVFS.
+  if (!seen.count("filesystem.kind")) {
+    seen.insert("filesystem.kind");
+    if (std::none_of(out.sources.begin(), out.sources.end(),
+                     [](const auto& s) { return s.first == "filesystem.kind_source"; }))
+      out.sources.emplace_back("filesystem.kind_source",
+                               "not in the platform file: pvfs, the only file system before the key existed");
+  }
+  // The file systems the file describes: those whose table it gives.
+  out.spec.filesystems.clear();
+  for (const auto& k : filesystem::kinds()) {
+    const std::string t(k.name);
+    if (std::any_of(seen.begin(), seen.end(), [&](const std::string& d) { return d.starts_with(t + "."); }))
+      out.spec.filesystems.push_back(t);
+  }
+  if (std::find(out.spec.filesystems.begin(), out.spec.filesystems.end(), out.spec.filesystem) ==
+      out.spec.filesystems.end())
+    throw ConfigError(origin + ": filesystem.kind = " + quote(out.spec.filesystem) + " needs a [" +
+                      out.spec.filesystem + "] table with its keys: " + join(keys_of(out.spec.filesystem)));
   std::vector<std::string> missing;
   for (const auto& f : kFields) {
     const std::string dotted = std::string(f.table) + "." + std::string(f.key);
-    if (!seen.count(dotted)) missing.push_back(dotted);
+    const bool optional_table =
+        is_file_system_table(f.table) && std::find(out.spec.filesystems.begin(), out.spec.filesystems.end(),
+                                                   std::string(f.table)) == out.spec.filesystems.end();
+    if (!seen.count(dotted) && !optional_table) missing.push_back(dotted);
   }
   if (!missing.empty())
     throw ConfigError(origin + ": missing required key" + (missing.size() > 1 ? "s " : " ") + join(missing) +
@@ -290,6 +364,14 @@ void check_platform(const PlatformSpec& p, const std::string& where) {
   PlatformSpec copy = p;
   const std::string prefix = where.empty() ? "" : where + ": ";
   for (const auto& f : kFields) check_field(f, copy, prefix);
+  if (std::find(p.filesystems.begin(), p.filesystems.end(), p.filesystem) == p.filesystems.end())
+    throw ConfigError(prefix + "platform " + quote(p.name) + " has no [" + p.filesystem +
+                      "] table for platform.filesystem = " + quote(p.filesystem) +
+                      "; it describes: " + join(p.filesystems));
+  if (p.filesystem == "local" && p.local.node >= p.nodes)
+    throw ConfigError(prefix + "local.node = " + std::to_string(p.local.node) +
+                      " is not a node of platform " + quote(p.name) + " (0.." + std::to_string(p.nodes - 1) +
+                      ")");
 }
 
 std::vector<std::string> platform_names(const std::vector<fs::path>& data_dirs) {
@@ -354,6 +436,7 @@ std::string platform_toml(const PlatformFile& p, const std::string& table_prefix
   rest("");
   for (std::string_view table : kTables) {
     const std::string t(table);
+    if (!describes(spec, table)) continue;
     out << "\n[" << (table_prefix.empty() ? t : table_prefix + "." + t) << "]\n";
     for (const auto& f : kFields) {
       if (f.table != table) continue;
@@ -393,6 +476,7 @@ nlohmann::ordered_json platform_json(const PlatformFile& p) {
     if (k.find('.') == std::string::npos) j[k] = v;
   for (std::string_view table : kTables) {
     const std::string t(table);
+    if (!describes(spec, table)) continue;
     nlohmann::ordered_json obj = nlohmann::ordered_json::object();
     for (const auto& f : kFields) {
       if (f.table != table) continue;

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "algorithms/two_phase/hints.hpp"
+#include "models/local/local_config.hpp"
 #include "models/network/profiles.hpp"
+#include "models/nfs/nfs_config.hpp"
 #include "models/pvfs/pvfs_config.hpp"
 
 namespace ciosim {
@@ -28,7 +30,11 @@ struct PlatformSpec {
   std::string network_io = "myrinet";    ///< default profile of the network PVFS uses
   std::vector<NetworkProfile> networks;  ///< the platform file's own profiles ([network.profiles.NAME])
   std::string filesystem = "pvfs";       ///< the file system model ([filesystem] kind; kinds.hpp)
+  /// The file systems whose table the platform file gives, each a kind `filesystem` may be set to.
+  std::vector<std::string> filesystems = {"pvfs"};
   PvfsConfig pvfs;
+  NfsConfig nfs;
+  LocalDiskConfig local;
 };
 
 struct WorkloadSpec {

@@ -147,13 +147,17 @@ TEST_CASE("platform file: values, sources, defaults of the name") {
   // placed rank, open and close cost request_overhead_s each; each default is recorded as a source.
   CHECK(p.spec.cpu_cores == p.spec.cores_per_node);
   CHECK(p.spec.pvfs.metadata_overhead_s == p.spec.pvfs.request_overhead_s);
-  REQUIRE(p.sources.size() == 4);
-  CHECK(p.sources[0] == std::pair<std::string, std::string>{"nodes.count_source", "test"});
-  CHECK(p.sources[1].first == "nodes.cpu_cores_source");
-  CHECK(p.sources[1].second.find("nodes.cores_per_node") != std::string::npos);
-  CHECK(p.sources[2].first == "pvfs.disk_read_Bps_source");
-  CHECK(p.sources[3].first == "pvfs.metadata_overhead_s_source");
-  CHECK(p.sources[3].second.find("pvfs.request_overhead_s") != std::string::npos);
+  // Without a [filesystem] table the platform has PVFS, the only file system before the table existed.
+  CHECK(p.spec.filesystem == "pvfs");
+  REQUIRE(p.sources.size() == 5);
+  CHECK(p.sources[0].first == "filesystem.kind_source");
+  CHECK(p.sources[0].second.find("pvfs") != std::string::npos);
+  CHECK(p.sources[1] == std::pair<std::string, std::string>{"nodes.count_source", "test"});
+  CHECK(p.sources[2].first == "nodes.cpu_cores_source");
+  CHECK(p.sources[2].second.find("nodes.cores_per_node") != std::string::npos);
+  CHECK(p.sources[3].first == "pvfs.disk_read_Bps_source");
+  CHECK(p.sources[4].first == "pvfs.metadata_overhead_s_source");
+  CHECK(p.sources[4].second.find("pvfs.request_overhead_s") != std::string::npos);
   std::string unnamed = kPlatform;
   unnamed.erase(0, unnamed.find('\n') + 1);
   CHECK(parse_platform(unnamed, "dir/stem.toml").spec.name == "stem");

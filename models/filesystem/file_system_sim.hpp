@@ -5,10 +5,9 @@
 // models/nfs/nfs_sim.cpp, models/local/local_sim.cpp.
 #pragma once
 
-#include <simgrid/s4u.hpp>
-
 #include <cstddef>
 #include <functional>
+#include <simgrid/s4u.hpp>
 #include <span>
 #include <string>
 #include <vector>

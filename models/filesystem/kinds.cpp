@@ -9,6 +9,12 @@ const std::vector<KindInfo>& kinds() {
       {Kind::Pvfs, "pvfs",
        "PVFS-style parallel file system: a metadata server and io_servers I/O servers with a disk each, "
        "files striped round-robin ([pvfs] table)"},
+      {Kind::Nfs, "nfs",
+       "NFSv3: one server host with one disk on the I/O network; clients cut requests into rsize/wsize "
+       "RPCs, sync or async commit ([nfs] table)"},
+      {Kind::Local, "local",
+       "a node's own disk, no network: the file lives on one node and only that node's ranks may read or "
+       "write it ([local] table)"},
   };
   return k;
 }

@@ -8,7 +8,7 @@
 
 namespace ciosim::filesystem {
 
-enum class Kind { Pvfs };
+enum class Kind { Pvfs, Nfs, Local };
 
 struct KindInfo {
   Kind kind;

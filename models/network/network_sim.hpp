@@ -3,7 +3,6 @@
 #pragma once
 
 #include <simgrid/s4u.hpp>
-
 #include <string>
 #include <unordered_set>
 

@@ -1,0 +1,74 @@
+// A node's own disk: the "Sec /tmp" baseline of Singh et al., "Multiple-Phase Collective I/O" (the
+// gathering process writes the whole array to its node's /tmp). No network: the data goes from the
+// rank's memory to its node's disk.
+//  - every system call (open, close, and the pwrite/pread of each contiguous region) costs
+//    request_overhead_s of the calling rank's CPU;
+//  - the data is written through to the disk at disk_write_Bps (read from it at disk_read_Bps); the
+//    ranks of one node share its disk (SimGrid shares the disk's bandwidth among concurrent requests).
+//    The node's page cache is not modelled: a write returns when its data is on the disk;
+//  - the file lives on node `node`'s disk: a read or write by a rank on another node is an error (open
+//    and close are allowed everywhere: every rank opens a file of that name on its own node, as MPI-IO
+//    does for a path in /tmp, but only node `node`'s holds the data).
+#include "models/local/local_sim.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace ciosim::local {
+
+void LocalDiskSim::build(const filesystem::PlatformHooks& platform) {
+  if (cfg_.node < 0 || static_cast<std::size_t>(cfg_.node) >= platform.nodes.size())
+    throw std::invalid_argument("local.node = " + std::to_string(cfg_.node) +
+                                " is not a node of the platform (0.." +
+                                std::to_string(platform.nodes.size() - 1) + ")");
+  nodes_ = platform.nodes;
+  for (sg4::Host* h : nodes_) h->create_disk("local-disk", cfg_.disk_read_Bps, cfg_.disk_write_Bps)->seal();
+}
+
+sg4::Disk* LocalDiskSim::disk_of_caller(int rank, const char* what) const {
+  sg4::Host* here = sg4::this_actor::get_host();
+  sg4::Host* there = nodes_[static_cast<std::size_t>(cfg_.node)];
+  if (here != there)
+    throw std::runtime_error(
+        std::string(what) + " the file from " + here->get_name() +
+        ", but with filesystem kind \"local\" the file lives on " + there->get_name() +
+        "'s own disk (local.node = " + std::to_string(cfg_.node) + "), which only the ranks on " +
+        there->get_name() + " can reach (rank " + std::to_string(rank) +
+        " is not one of them); use a technique whose file access is all on that node, or a "
+        "shared file system (pvfs, nfs)");
+  for (sg4::Disk* d : there->get_disks())
+    if (d->get_name() == "local-disk") return d;
+  throw std::logic_error("node without its local disk");
+}
+
+void LocalDiskSim::open(int) {
+  sg4::this_actor::sleep_for(cfg_.request_overhead_s);
+}
+
+void LocalDiskSim::close(int) {
+  sg4::this_actor::sleep_for(cfg_.request_overhead_s);
+}
+
+void LocalDiskSim::write(int rank, std::span<const Extent> regions, std::span<const std::byte> data) {
+  sg4::Disk* disk = disk_of_caller(rank, "writes");
+  std::int64_t pos = 0;
+  for (const Extent& e : regions) {
+    sg4::this_actor::sleep_for(cfg_.request_overhead_s);
+    if (e.length > 0) disk->write(static_cast<sg_size_t>(e.length));
+    file().write(e.offset, data.subspan(static_cast<std::size_t>(pos), static_cast<std::size_t>(e.length)));
+    pos += e.length;
+  }
+}
+
+void LocalDiskSim::read(int rank, std::span<const Extent> regions, std::span<std::byte> data) {
+  sg4::Disk* disk = disk_of_caller(rank, "reads");
+  std::int64_t pos = 0;
+  for (const Extent& e : regions) {
+    sg4::this_actor::sleep_for(cfg_.request_overhead_s);
+    if (e.length > 0) disk->read(static_cast<sg_size_t>(e.length));
+    file().read(e.offset, data.subspan(static_cast<std::size_t>(pos), static_cast<std::size_t>(e.length)));
+    pos += e.length;
+  }
+}
+
+}  // namespace ciosim::local

@@ -1,0 +1,32 @@
+// A file on one compute node's own disk behind the file-system seam (see local_sim.cpp).
+#pragma once
+
+#include "models/filesystem/file_system_sim.hpp"
+#include "models/local/local_config.hpp"
+
+namespace ciosim::local {
+
+namespace sg4 = simgrid::s4u;
+
+class LocalDiskSim final : public filesystem::FileSystemSim {
+ public:
+  LocalDiskSim(const LocalDiskConfig& cfg, filesystem::FileStore& file) : FileSystemSim(file), cfg_(cfg) {}
+
+  /// A disk ("local-disk") on every compute node; the file lives on node cfg.node's.
+  void build(const filesystem::PlatformHooks& platform) override;
+  void open(int rank) override;
+  void close(int rank) override;
+  void write(int rank, std::span<const Extent> regions, std::span<const std::byte> data) override;
+  void read(int rank, std::span<const Extent> regions, std::span<std::byte> data) override;
+  /// Writes are on disk when they return: nothing to flush.
+  void sync(int) override {}
+
+ private:
+  /// The file's disk, after checking that the calling rank runs on the file's node.
+  sg4::Disk* disk_of_caller(int rank, const char* what) const;
+
+  const LocalDiskConfig& cfg_;
+  std::vector<sg4::Host*> nodes_;
+};
+
+}  // namespace ciosim::local

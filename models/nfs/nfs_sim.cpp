@@ -1,0 +1,188 @@
+// NFSv3 as S4U actors: the "Sec NFS" baseline of Singh et al., "Multiple-Phase Collective I/O" (a file
+// on one NFS server, reached over the I/O network). Modelled after the protocol (Callaghan, Pawlowski,
+// Staubach, RFC 1813 "NFS Version 3 Protocol Specification") and the Linux client and server:
+//  - a client cuts each region of a read or write at rsize/wsize boundaries of the file (the Linux
+//    client sends page-cache pages in rsize/wsize-aligned groups) and keeps at most max_outstanding
+//    RPCs in flight (the RPC transport's slot table), paying client_rpc_overhead_s of CPU per RPC;
+//  - every call and reply carries rpc_header bytes besides its data, over the I/O network;
+//  - the server serves at most server_threads RPCs at once (nfsd threads) and decodes them one at a
+//    time on its single CPU (rpc_overhead_s each);
+//  - commit = "sync": a WRITE is answered once its data is on the server's disk; commit = "async": a
+//    WRITE is answered once its data is in the server's memory, the disk writes the data in arrival
+//    order meanwhile, and a COMMIT RPC (at close and at sync) is answered once all of it is on disk.
+//    The server's memory is not bounded (Linux would throttle writers above its dirty-page limit);
+//  - a READ reads its data from the disk (no server cache) and returns it in the reply;
+//  - open is one round trip (LOOKUP + GETATTR as one RPC); close sends a COMMIT when commit = "async"
+//    and nothing otherwise (close-to-open consistency: the client has no dirty data, WRITEs are
+//    synchronous in this model: no client write-back cache).
+#include "models/nfs/nfs_sim.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace ciosim::nfs {
+
+struct NfsSim::Rpc {
+  enum class Op { Null, Write, Read, Commit } op = Op::Null;
+  Offset file_offset = 0;
+  std::int64_t length = 0;
+  const std::byte* wdata = nullptr;
+  std::byte* rdata = nullptr;
+  sg4::Mailbox* reply = nullptr;
+};
+
+namespace {
+
+sg4::Mailbox* server_mailbox() {
+  return sg4::Mailbox::by_name("nfs");
+}
+
+sg4::Mailbox* reply_mailbox(int rank) {
+  return sg4::Mailbox::by_name("nfs-reply:" + std::to_string(rank));
+}
+
+}  // namespace
+
+void NfsSim::build(const filesystem::PlatformHooks& platform) {
+  server_ = platform.add_server("nfs");
+  server_->create_disk("disk", cfg_.disk_read_Bps, cfg_.disk_write_Bps)->seal();
+}
+
+void NfsSim::start() {
+  cpu_ = sg4::Mutex::create();
+  threads_ = sg4::Semaphore::create(static_cast<unsigned>(cfg_.server_threads));
+  dirty_mutex_ = sg4::Mutex::create();
+  dirty_changed_ = sg4::ConditionVariable::create();
+  sg4::Actor::create("nfsd", server_, [this] {
+    sg4::Actor::self()->daemonize();
+    for (;;) {
+      Rpc* rpc = server_mailbox()->get<Rpc>();
+      sg4::Actor::create("nfsd-rpc", server_, [this, rpc] { serve(rpc); })->daemonize();
+    }
+  });
+  if (!cfg_.sync_commit()) {
+    sg4::Actor::create("nfs-flush", server_, [this] {
+      sg4::Actor::self()->daemonize();
+      sg4::Disk* disk = server_->get_disks().front();
+      for (;;) {
+        std::int64_t len = 0;
+        {
+          std::unique_lock lock(*dirty_mutex_);
+          while (dirty_.empty()) dirty_changed_->wait(lock);
+          len = dirty_.front();
+        }
+        disk->write(static_cast<sg_size_t>(len));
+        std::unique_lock lock(*dirty_mutex_);
+        dirty_.pop_front();
+        dirty_bytes_ -= len;
+        dirty_changed_->notify_all();
+      }
+    });
+  }
+}
+
+void NfsSim::serve(Rpc* rpc) {
+  threads_->acquire();
+  {
+    std::unique_lock lock(*cpu_);
+    sg4::this_actor::sleep_for(cfg_.rpc_overhead_s);
+  }
+  sg4::Disk* disk = server_->get_disks().front();
+  std::uint64_t reply_bytes = static_cast<std::uint64_t>(cfg_.rpc_header);
+  switch (rpc->op) {
+    case Rpc::Op::Write:
+      file().write(rpc->file_offset, std::span(rpc->wdata, static_cast<std::size_t>(rpc->length)));
+      if (cfg_.sync_commit()) {
+        disk->write(static_cast<sg_size_t>(rpc->length));
+      } else {
+        std::unique_lock lock(*dirty_mutex_);
+        dirty_.push_back(rpc->length);
+        dirty_bytes_ += rpc->length;
+        dirty_changed_->notify_all();
+      }
+      break;
+    case Rpc::Op::Read:
+      disk->read(static_cast<sg_size_t>(rpc->length));
+      file().read(rpc->file_offset, std::span(rpc->rdata, static_cast<std::size_t>(rpc->length)));
+      reply_bytes += static_cast<std::uint64_t>(rpc->length);
+      break;
+    case Rpc::Op::Commit: {
+      std::unique_lock lock(*dirty_mutex_);
+      while (dirty_bytes_ > 0) dirty_changed_->wait(lock);
+      break;
+    }
+    case Rpc::Op::Null:
+      break;
+  }
+  threads_->release();
+  rpc->reply->put(rpc, reply_bytes);
+}
+
+void NfsSim::round_trip(int rank, bool commit) {
+  sg4::this_actor::sleep_for(cfg_.client_rpc_overhead_s);
+  Rpc rpc;
+  rpc.op = commit ? Rpc::Op::Commit : Rpc::Op::Null;
+  rpc.reply = reply_mailbox(rank);
+  server_mailbox()->put(&rpc, static_cast<std::uint64_t>(cfg_.rpc_header));
+  rpc.reply->get<Rpc>();
+}
+
+void NfsSim::transfer(int rank, std::span<const Extent> regions, const std::byte* wdata, std::byte* rdata) {
+  const bool writing = wdata != nullptr;
+  const std::int64_t unit = writing ? cfg_.wsize : cfg_.rsize;
+  // The RPCs: each region cut at multiples of rsize/wsize in the file.
+  std::vector<Rpc> rpcs;
+  std::int64_t data_offset = 0;
+  for (const Extent& e : regions) {
+    for (Offset off = e.offset; off < e.offset + e.length;) {
+      const Offset end = std::min(e.offset + e.length, (off / unit + 1) * unit);
+      Rpc r;
+      r.op = writing ? Rpc::Op::Write : Rpc::Op::Read;
+      r.file_offset = off;
+      r.length = end - off;
+      r.wdata = writing ? wdata + data_offset : nullptr;
+      r.rdata = writing ? nullptr : rdata + data_offset;
+      r.reply = reply_mailbox(rank);
+      rpcs.push_back(r);
+      data_offset += end - off;
+      off = end;
+    }
+  }
+  // At most max_outstanding in flight; replies are counted, whichever RPC they answer.
+  std::deque<sg4::CommPtr> inflight;
+  Rpc* answered = nullptr;
+  for (Rpc& r : rpcs) {
+    if (inflight.size() == static_cast<std::size_t>(cfg_.max_outstanding)) {
+      inflight.front()->wait();
+      inflight.pop_front();
+    }
+    sg4::this_actor::sleep_for(cfg_.client_rpc_overhead_s);
+    const auto call = static_cast<std::uint64_t>(cfg_.rpc_header + (writing ? r.length : 0));
+    server_mailbox()->put(&r, call);
+    inflight.push_back(r.reply->get_async<Rpc>(&answered));
+  }
+  for (auto& c : inflight) c->wait();
+}
+
+void NfsSim::open(int rank) {
+  round_trip(rank, false);
+}
+
+void NfsSim::close(int rank) {
+  if (!cfg_.sync_commit()) round_trip(rank, true);
+}
+
+void NfsSim::sync(int rank) {
+  if (!cfg_.sync_commit()) round_trip(rank, true);
+}
+
+void NfsSim::write(int rank, std::span<const Extent> regions, std::span<const std::byte> data) {
+  transfer(rank, regions, data.data() ? data.data() : reinterpret_cast<const std::byte*>(""), nullptr);
+}
+
+void NfsSim::read(int rank, std::span<const Extent> regions, std::span<std::byte> data) {
+  transfer(rank, regions, nullptr, data.data());
+}
+
+}  // namespace ciosim::nfs

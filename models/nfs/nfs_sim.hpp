@@ -1,0 +1,47 @@
+// An NFSv3 server and its clients as S4U actors behind the file-system seam (see nfs_sim.cpp for the
+// model; parameters in nfs_config.hpp; closed forms in nfs_time.hpp).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+
+#include "models/filesystem/file_system_sim.hpp"
+#include "models/nfs/nfs_config.hpp"
+
+namespace ciosim::nfs {
+
+namespace sg4 = simgrid::s4u;
+
+class NfsSim final : public filesystem::FileSystemSim {
+ public:
+  NfsSim(const NfsConfig& cfg, filesystem::FileStore& file) : FileSystemSim(file), cfg_(cfg) {}
+
+  /// One server host ("nfs") on the I/O network, with one disk.
+  void build(const filesystem::PlatformHooks& platform) override;
+  /// The server's dispatcher and, for async commits, its disk flusher.
+  void start() override;
+  void open(int rank) override;
+  void close(int rank) override;
+  void write(int rank, std::span<const Extent> regions, std::span<const std::byte> data) override;
+  void read(int rank, std::span<const Extent> regions, std::span<std::byte> data) override;
+  void sync(int rank) override;
+
+  struct Rpc;
+
+ private:
+  void transfer(int rank, std::span<const Extent> regions, const std::byte* wdata, std::byte* rdata);
+  void round_trip(int rank, bool commit);
+  void serve(Rpc* rpc);
+
+  const NfsConfig& cfg_;
+  sg4::Host* server_ = nullptr;
+  sg4::MutexPtr cpu_;          ///< the server's CPU: RPCs are decoded one at a time
+  sg4::SemaphorePtr threads_;  ///< nfsd threads
+  // Async commits: data received but not yet on disk, written in arrival order by the flusher.
+  std::deque<std::int64_t> dirty_;
+  std::int64_t dirty_bytes_ = 0;
+  sg4::MutexPtr dirty_mutex_;
+  sg4::ConditionVariablePtr dirty_changed_;
+};
+
+}  // namespace ciosim::nfs
