@@ -1,7 +1,7 @@
 // From the measurements of `ciosim-mpi calibrate` (validate/mpi_calibrate.hpp) to a platform file: the
 // fits behind `ciosim calibrate`. Pure functions, so the fits are tested against known lines.
 //
-// How the machine maps onto the model (sim/platform.cpp, sim/pvfs_sim.cpp):
+// How the machine maps onto the model (sim/platform.cpp, models/pvfs/pvfs_sim.cpp):
 //  - [nodes] count = the distinct hosts of the measuring ranks; cores_per_node = max(ranks per host, cores)
 //    so that runs with as many ranks as were measured fit;
 //  - memcpy_Bps from memcpy; tuple_cost_s = time of pack() per 1-entry tuple minus its copy;

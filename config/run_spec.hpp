@@ -62,7 +62,7 @@ struct RunSpec {
   int iterations = 1;
   IoHints hints;            ///< MPI-IO hints passed to the technique (hints.* parameters)
   std::string export_file;  ///< if not empty, the simulated file is written here
-  std::string trace_file;   ///< if not empty, every rank's call trace is written here (algorithms/trace.hpp)
+  std::string trace_file;   ///< if not empty, every rank's call trace is written here (algorithms/common/trace.hpp)
   /// The node of each rank. Empty: rank r on node r / platform.cores_per_node. `ciosim validate` sets it
   /// to the real run's placement so that both runs group the ranks into hosts alike.
   std::vector<int> rank_nodes;

@@ -54,7 +54,7 @@ void rank_main(World& w, const std::function<void(Process&)>& body, const sg4::B
   p.finish();
 }
 
-/// Writes every rank's call trace to `path` (algorithms/trace.hpp).
+/// Writes every rank's call trace to `path` (algorithms/common/trace.hpp).
 void write_trace(const World& w, const std::string& path) {
   Trace t;
   for (const auto& rec : w.records) t.push_back(rec.trace);

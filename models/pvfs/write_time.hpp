@@ -1,5 +1,5 @@
 // Closed form of the PVFS model for one client writing S contiguous bytes from offset 0, with nothing
-// else running: the analytic oracle that the simulation (sim/pvfs_sim.cpp) must reproduce.
+// else running: the analytic oracle that the simulation (pvfs_sim.cpp) must reproduce.
 #pragma once
 
 #include <cstdint>
