@@ -24,6 +24,7 @@ struct RunOptions {
   std::string scenario;
   std::vector<std::string> sets;
   std::string out;                        ///< "" = results/<scenario name>
+  bool out_given = false;                 ///< --out was on the command line (so "" is an error)
   std::string export_file;                ///< "" = none
   std::string effective_format = "toml";  ///< "toml" or "json"
   bool quiet = false;                     ///< no progress on stderr

@@ -38,8 +38,11 @@ int main(int argc, char** argv) {
                   "(e.g. --set workload.bx=[1,2,4] --set network.mpi=fast-ethernet). Repeatable.")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
-  run->add_option("--out", run_opt.out, "Output directory (default: results/<scenario name>)")
-      ->type_name("DIR");
+  CLI::Option* run_out =
+      run->add_option("--out", run_opt.out,
+                      "Output directory (default: results/<scenario name>); in an existing results directory "
+                      "only the files ciosim writes are replaced")
+          ->type_name("DIR");
   run->add_option("--export-file", run_opt.export_file,
                   "Write the simulated file here (single-point scenarios only)")
       ->type_name("PATH");
@@ -149,6 +152,7 @@ int main(int argc, char** argv) {
   plan_opt.bx_given = bx->count() > 0;
   plan_opt.seed_given = seed->count() > 0;
   val_opt.ranks_given = val_np->count() > 0;
+  run_opt.out_given = run_out->count() > 0;
 
   try {
     if (*run) return app::run_command(run_opt);

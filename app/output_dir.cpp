@@ -7,21 +7,13 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "app/cleanup.hpp"
 #include "config/params.hpp"
 
 namespace ciosim::app {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// mkdtemp of `parent`/.`stem`.`tag`-XXXXXX.
-fs::path make_temp_dir(const fs::path& parent, const std::string& stem, const std::string& tag) {
-  std::string templ = (parent / ("." + stem + "." + tag + "-XXXXXX")).string();
-  if (!::mkdtemp(templ.data()))
-    throw std::runtime_error("cannot create a temporary directory in " + parent.string() + ": " +
-                             std::strerror(errno));
-  return templ;
-}
 
 void remove_quietly(const fs::path& p) {
   std::error_code ec;
@@ -31,9 +23,14 @@ void remove_quietly(const fs::path& p) {
 }  // namespace
 
 void check_output_dir(const fs::path& dir) {
+  if (dir.empty()) throw config::ConfigError("--out is empty; give a directory");
   std::error_code ec;
   const auto st = fs::symlink_status(dir, ec);
   if (ec || !fs::exists(st)) return;
+  if (fs::is_symlink(st))
+    throw config::ConfigError(
+        "output path " + dir.string() +
+        " is a symbolic link; ciosim writes only into real directories, choose another --out");
   if (!fs::is_directory(st))
     throw config::ConfigError("output path " + dir.string() +
                               " exists and is not a directory; choose another --out");
@@ -44,47 +41,76 @@ void check_output_dir(const fs::path& dir) {
         "--out");
 }
 
-void write_output_dir(const fs::path& dir, const std::vector<std::pair<std::string, std::string>>& files) {
-  const fs::path target = dir.has_filename() ? dir : dir.parent_path();
-  const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  const std::string stem = target.filename().string();
+OutputDir::OutputDir(fs::path dir) : target_(std::move(dir)) {
+  check_output_dir(target_);
+  if (!target_.has_filename()) target_ = target_.parent_path();
+  const fs::path parent = target_.has_parent_path() ? target_.parent_path() : fs::path(".");
+  // The parents that do not exist yet, created now and removed again if the run fails.
+  std::vector<fs::path> missing;
   std::error_code ec;
-  fs::create_directories(parent, ec);
-  if (ec) throw std::runtime_error("cannot create " + parent.string() + ": " + ec.message());
-  const fs::path tmp = make_temp_dir(parent, stem, "tmp");
+  for (fs::path p = parent; !p.empty() && !fs::exists(fs::symlink_status(p, ec)); p = p.parent_path()) {
+    missing.push_back(p);
+    if (p == p.parent_path()) break;
+  }
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+    if (!fs::create_directory(*it, ec) && ec) {
+      for (const auto& made : created_parents_) fs::remove(made, ec);
+      throw config::ConfigError("--out " + target_.string() + ": cannot create directory " + it->string() +
+                                ": " + ec.message());
+    }
+    created_parents_.insert(created_parents_.begin(), *it);
+  }
+  std::string templ = (parent / ("." + target_.filename().string() + ".tmp-XXXXXX")).string();
+  if (!::mkdtemp(templ.data())) {
+    const int err = errno;
+    for (const auto& made : created_parents_) fs::remove(made, ec);
+    throw config::ConfigError("--out " + target_.string() + ": cannot write in " + parent.string() + ": " +
+                              std::strerror(err));
+  }
+  staging_ = templ;
+  slot_ = remember_temporary(staging_.string(), true);
+  for (const auto& made : created_parents_) file_slots_.push_back(remember_temporary(made.string(), true));
+}
+
+OutputDir::~OutputDir() {
+  remove_quietly(staging_);
+  forget_temporary(slot_);
+  for (int s : file_slots_) forget_temporary(s);
+  if (!committed_) {
+    std::error_code ec;
+    for (const auto& made : created_parents_) fs::remove(made, ec);  // only if still empty
+  }
+}
+
+void OutputDir::commit(const std::vector<std::pair<std::string, std::string>>& files,
+                       const std::vector<std::string>& stale) {
   try {
     for (const auto& [name, content] : files) {
-      std::ofstream out(tmp / name, std::ios::binary);
+      const fs::path f = staging_ / name;
+      file_slots_.push_back(remember_temporary(f.string(), false));
+      std::ofstream out(f, std::ios::binary);
       out << content;
       out.close();
-      if (!out) throw std::runtime_error("cannot write " + (target / name).string());
+      if (!out) throw std::runtime_error("cannot write " + (target_ / name).string());
     }
-    fs::permissions(tmp, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                             fs::perms::others_read | fs::perms::others_exec);
-    fs::path old;
-    if (fs::exists(fs::symlink_status(target, ec))) {
-      check_output_dir(target);
-      old = make_temp_dir(parent, stem, "old");
-      try {
-        fs::rename(target, old);  // onto the empty directory just made: atomic replace
-      } catch (...) {
-        remove_quietly(old);
-        throw;
+    fs::permissions(staging_, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                  fs::perms::others_read | fs::perms::others_exec);
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(target_, ec))) {
+      fs::rename(staging_, target_);  // a new directory: all or nothing
+    } else {
+      check_output_dir(target_);  // still a results directory (or empty)?
+      for (const auto& [name, content] : files) fs::rename(staging_ / name, target_ / name);
+      for (const auto& name : stale) {
+        const auto st = fs::symlink_status(target_ / name, ec);
+        if (fs::is_regular_file(st)) fs::remove(target_ / name, ec);
       }
     }
-    try {
-      fs::rename(tmp, target);
-    } catch (...) {
-      if (!old.empty()) fs::rename(old, target, ec);  // put the previous results back
-      throw;
-    }
-    if (!old.empty()) remove_quietly(old);
+    committed_ = true;
   } catch (const fs::filesystem_error& e) {
-    remove_quietly(tmp);
-    throw std::runtime_error("cannot write " + target.string() + ": " + e.code().message());
-  } catch (...) {
-    remove_quietly(tmp);
-    throw;
+    throw std::runtime_error("cannot write " + target_.string() + ": " + e.code().message());
+  } catch (const config::ConfigError& e) {
+    throw std::runtime_error(e.what());
   }
 }
 

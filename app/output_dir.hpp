@@ -1,6 +1,11 @@
-// All-or-nothing output directories: files are written into a temporary directory next to the target,
-// which is renamed into place at the end. A previous ciosim output directory at the target is replaced
-// only once the new one is complete; any other existing path is refused.
+// Output directories that never lose what a user has. Before anything is simulated, an OutputDir checks
+// the target and stages an empty temporary directory next to it (so an unwritable or impossible --out is
+// found first, exit 2). At the end the files are written into the staging directory and moved into
+// place: a new target is the staging directory renamed (all or nothing); an existing ciosim results
+// directory (or an empty one) gets each file renamed over its namesake, one atomic rename per file, and
+// every other file in it is left alone. Anything else at the target is refused. The staging directory,
+// and the parent directories it had to create, are removed if the run fails or is stopped by a signal
+// (app/cleanup.hpp).
 #pragma once
 
 #include <filesystem>
@@ -10,13 +15,36 @@
 
 namespace ciosim::app {
 
-/// Throws config::ConfigError when `dir` exists and is not replaceable: not a directory, or a non-empty
-/// directory without a results.json (so not a ciosim output directory).
+/// Throws config::ConfigError when `dir` exists and cannot receive results: not a directory (a file, a
+/// FIFO, a symlink, a device), or a non-empty directory without a results.json (not a ciosim output
+/// directory).
 void check_output_dir(const std::filesystem::path& dir);
 
-/// Writes `files` (name, content) as `dir`/name, atomically as described above. Throws
-/// std::runtime_error (one line) on I/O failure, leaving nothing behind.
-void write_output_dir(const std::filesystem::path& dir,
-                      const std::vector<std::pair<std::string, std::string>>& files);
+class OutputDir {
+ public:
+  /// Checks `dir` (check_output_dir), creates the missing parent directories and the staging directory.
+  /// Throws config::ConfigError (one line, naming --out) when that is impossible.
+  explicit OutputDir(std::filesystem::path dir);
+  ~OutputDir();
+  OutputDir(const OutputDir&) = delete;
+  OutputDir& operator=(const OutputDir&) = delete;
+
+  const std::filesystem::path& path() const { return target_; }
+  /// Writes `files` (name, content) and moves them into place as described above. Throws
+  /// std::runtime_error (one line) on I/O failure; the target is then as it was, but for files already
+  /// moved when several replace an existing directory's.
+  /// `stale` names files of ciosim's own that this run does not write (e.g. the effective configuration
+  /// in the other format): removed from an existing directory so that it never mixes two runs' outputs.
+  void commit(const std::vector<std::pair<std::string, std::string>>& files,
+              const std::vector<std::string>& stale = {});
+
+ private:
+  std::filesystem::path target_;
+  std::filesystem::path staging_;
+  std::vector<std::filesystem::path> created_parents_;  ///< deepest first
+  int slot_ = -1;                                       ///< cleanup registration of the staging dir
+  std::vector<int> file_slots_;
+  bool committed_ = false;
+};
 
 }  // namespace ciosim::app

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <optional>
 
+#include "app/cleanup.hpp"
 #include "app/commands.hpp"
 #include "app/output_dir.hpp"
 #include "app/runner.hpp"
@@ -20,42 +21,73 @@ namespace {
 namespace fs = std::filesystem;
 
 /// A file created next to `target` (mkstemp) that the simulation writes and that is renamed onto
-/// `target` only when everything succeeded; removed otherwise.
+/// `target` only when everything succeeded; removed otherwise (and by a signal: app/cleanup.hpp). Only a
+/// new path or an existing regular file is accepted as `target`: never a directory, a symbolic link, a
+/// FIFO, a socket or a device, whose replacement would destroy something of the user's.
 class StagedFile {
  public:
   explicit StagedFile(const fs::path& target) : target_(target) {
+    const std::string what = "--export-file " + target.string();
     const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
     std::error_code ec;
     if (!fs::is_directory(parent, ec))
-      throw config::ConfigError("--export-file " + target.string() + ": directory " + parent.string() +
-                                " does not exist");
-    if (fs::is_directory(target, ec))
-      throw config::ConfigError("--export-file " + target.string() + " is a directory; give a file path");
+      throw config::ConfigError(what + ": directory " + parent.string() + " does not exist");
+    const auto st = fs::symlink_status(target, ec);
+    if (fs::exists(st) && !fs::is_regular_file(st))
+      throw config::ConfigError(what + " exists and is " + kind_of(st) +
+                                "; --export-file replaces only a regular file or creates a new one");
     std::string templ = (parent / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
     const int fd = ::mkstemp(templ.data());
     if (fd < 0)
-      throw config::ConfigError("--export-file " + target.string() + ": cannot create a file in " +
-                                parent.string() + ": " + std::strerror(errno));
+      throw config::ConfigError(what + ": cannot create a file in " + parent.string() + ": " +
+                                std::strerror(errno));
     ::close(fd);
     tmp_ = templ;
+    slots_[0] = remember_temporary(tmp_.string(), false);
+    slots_[1] = remember_temporary(tmp_.string() + ".partial", false);  // FileStore::export_to's own stage
   }
   StagedFile(const StagedFile&) = delete;
   StagedFile& operator=(const StagedFile&) = delete;
   ~StagedFile() {
-    if (!tmp_.empty()) {
-      std::error_code ec;
-      fs::remove(tmp_, ec);
-    }
+    std::error_code ec;
+    if (!tmp_.empty()) fs::remove(tmp_, ec);
+    if (!tmp_.empty()) fs::remove(tmp_.string() + ".partial", ec);
+    for (int s : slots_) forget_temporary(s);
   }
   const fs::path& path() const { return tmp_; }
   void commit() {
+    // The path may have changed while the simulation ran: check again right before replacing it.
+    std::error_code ec;
+    const auto st = fs::symlink_status(target_, ec);
+    if (fs::exists(st) && !fs::is_regular_file(st))
+      throw std::runtime_error("--export-file " + target_.string() + " became " + kind_of(st) +
+                               " while the simulation ran; not replaced (the results were written)");
     fs::rename(tmp_, target_);
     tmp_.clear();
   }
 
  private:
+  static std::string kind_of(const fs::file_status& st) {
+    switch (st.type()) {
+      case fs::file_type::directory:
+        return "a directory";
+      case fs::file_type::symlink:
+        return "a symbolic link";
+      case fs::file_type::fifo:
+        return "a FIFO";
+      case fs::file_type::socket:
+        return "a socket";
+      case fs::file_type::block:
+      case fs::file_type::character:
+        return "a device";
+      default:
+        return "not a regular file";
+    }
+  }
+
   fs::path target_;
   fs::path tmp_;
+  int slots_[2] = {-1, -1};
 };
 
 }  // namespace
@@ -82,8 +114,10 @@ int run_command(const RunOptions& opt) {
     std::cout << std::flush;
     return 0;
   }
-  const fs::path out = opt.out.empty() ? fs::path("results") / s.name : fs::path(opt.out);
-  check_output_dir(out);
+  if (opt.out_given && opt.out.empty()) throw config::ConfigError("--out is empty; give a directory");
+  install_cleanup_handlers();
+  // Everything that can fail about the output is found now, before any point is simulated.
+  OutputDir out(opt.out.empty() ? fs::path("results") / s.name : fs::path(opt.out));
   std::optional<StagedFile> exported;
   if (!opt.export_file.empty()) {
     if (s.runs.size() != 1)
@@ -102,14 +136,16 @@ int run_command(const RunOptions& opt) {
   const std::vector<RunResult> results = run_points(s.runs, progress);
 
   const std::string config_name = "effective-config." + opt.effective_format;
-  write_output_dir(out, {{"results.json", config::results_json(s.name, results)},
-                         {"results.csv", config::results_csv(results)},
-                         {config_name, opt.effective_format == "json" ? config::effective_config_json(s)
-                                                                      : config::effective_config_toml(s)}});
+  out.commit({{"results.json", config::results_json(s.name, results)},
+              {"results.csv", config::results_csv(results)},
+              {config_name, opt.effective_format == "json" ? config::effective_config_json(s)
+                                                           : config::effective_config_toml(s)}},
+             {opt.effective_format == "json" ? "effective-config.toml" : "effective-config.json"});
   if (exported) exported->commit();
   std::cout << config::results_table(results) << std::flush;
   if (!opt.quiet) {
-    std::cerr << "ciosim: wrote " << (out / "results.json").string() << ", results.csv, " << config_name;
+    std::cerr << "ciosim: wrote " << (out.path() / "results.json").string() << ", results.csv, "
+              << config_name;
     if (exported) std::cerr << " and " << opt.export_file;
     std::cerr << std::endl;
   }

@@ -1,16 +1,19 @@
 #include "app/runner.hpp"
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "app/cleanup.hpp"
 #include "config/results.hpp"
 #include "config/scenario.hpp"
 #include "sim/simulate.hpp"
@@ -75,6 +78,7 @@ RunResult run_point(const RunSpec& spec, const std::string& label) {
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     const int err = errno;
@@ -83,15 +87,21 @@ RunResult run_point(const RunSpec& spec, const std::string& label) {
     throw PointFailed(name + ": fork: " + std::strerror(err));
   }
   if (pid == 0) {
+    // The simulation dies with its parent, whatever stops the parent (even SIGKILL); if the parent is
+    // already gone, stop at once.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(4);
     ::close(fds[0]);
     child(spec, fds[1]);
   }
+  set_running_child(pid);
   ::close(fds[1]);
   const std::string payload = read_all(fds[0]);  // to EOF before waiting: the pipe buffer is bounded
   ::close(fds[0]);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  set_running_child(0);
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     throw PointFailed(name + ": the simulation crashed with signal " + std::to_string(sig) + " (" +
@@ -107,11 +117,17 @@ RunResult run_point(const RunSpec& spec, const std::string& label) {
   }
   if (!msg.value("ok", false))
     throw PointFailed(name + ": " + msg.value("error", std::string("unknown error")));
+  RunResult r;
   try {
-    return config::run_result_from_json(msg.at("result"));
+    r = config::run_result_from_json(msg.at("result"));
   } catch (const std::exception& e) {
     throw PointFailed(name + ": " + e.what());
   }
+  // A run whose file is not what the technique promises is a failed run, never a result.
+  if (!r.file_verified)
+    throw PointFailed(name + ": the simulated file does not match the layout technique " + r.algorithm +
+                      " promises (verification failed); no results written");
+  return r;
 }
 
 std::vector<RunResult> run_points(const std::vector<RunSpec>& specs, const Progress& progress) {

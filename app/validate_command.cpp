@@ -18,6 +18,7 @@
 
 #include "algorithms/common/trace.hpp"
 #include "algorithms/technique.hpp"
+#include "app/cleanup.hpp"
 #include "app/commands.hpp"
 #include "app/mpi_launch.hpp"
 #include "app/output_dir.hpp"
@@ -164,7 +165,8 @@ int validate_command(const ValidateOptions& opt) {
           "validate runs every point with one rank count, but the scenario sweeps run.ranks; "
           "fix it with -n P");
   const fs::path out = opt.out.empty() ? fs::path("results") / (s.name + "-validate") : fs::path(opt.out);
-  check_output_dir(out);
+  install_cleanup_handlers();
+  OutputDir out_dir(out);  // an impossible --out is found before anything runs
   const Launcher launcher = find_launcher(opt.mpi);
   (void)mpi_binary();  // fail before simulating when ciosim-mpi is missing
   Workspace ws(out);
@@ -314,7 +316,7 @@ int validate_command(const ValidateOptions& opt) {
     if (run)
       files.emplace_back("reference-" + label + "-timings.json",
                          slurp(ws / ("ref-" + label) / "timings.json"));
-  write_output_dir(out, files);
+  out_dir.commit(files);
   std::cout << text << std::flush;
   say("wrote " + (out / "validation.txt").string() +
       ", validation.json, results.json (simulated), mpi-results.json");

@@ -3,6 +3,7 @@
 #include <xbt/log.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -52,6 +53,35 @@ void rank_main(World& w, const std::function<void(Process&)>& body, const sg4::B
   }
   rec.end = sg4::Engine::get_clock();
   p.finish();
+  ++w.finished;
+}
+
+/// A run that ended with ranks still waiting (SimGrid found a deadlock: with absurd platform values the
+/// clock can overflow, or a technique can wait for a message never sent) is an error, never a result.
+void check_finished(const World& w) {
+  if (w.finished == static_cast<int>(w.records.size())) return;
+  std::string where;
+  for (std::size_t r = 0; r < w.records.size() && where.empty(); ++r)
+    if (w.records[r].end == 0 && !w.records[r].marks.empty())
+      where = " (rank " + std::to_string(r) + " was in phase " + w.records[r].marks.back().first + " at " +
+              std::to_string(w.records[r].marks.back().second) + " s)";
+  throw std::runtime_error(
+      "the simulation stopped with " + std::to_string(w.records.size() - w.finished) + " of " +
+      std::to_string(w.records.size()) + " ranks unfinished" + where +
+      ": SimGrid found no activity that could ever complete (a deadlock, or a platform value "
+      "so extreme that simulated time overflows)");
+}
+
+/// Phase and run times must be finite and non-negative.
+void check_times(const RunResult& res) {
+  const auto bad = [](double t) { return !std::isfinite(t) || t < 0; };
+  if (bad(res.sim_time_s))
+    throw std::runtime_error("the simulated time is " + std::to_string(res.sim_time_s) +
+                             " s, not a finite non-negative time");
+  for (const auto& ph : res.phases)
+    if (bad(ph.time_s))
+      throw std::runtime_error("phase " + ph.name + " took " + std::to_string(ph.time_s) +
+                               " s, not a finite non-negative time");
 }
 
 /// Writes every rank's call trace to `path` (algorithms/common/trace.hpp).
@@ -76,6 +106,8 @@ RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& bod
   int argc = static_cast<int>(args.size());
   sg4::Engine engine(&argc, argv.data());
   xbt_log_control_set("root.thresh:critical");
+  // A deadlock is reported as one error line (check_finished), not by SimGrid's own message.
+  xbt_log_control_set("ker_engine.app:file:/dev/null");
 
   World w;
   w.spec = &spec;
@@ -109,6 +141,7 @@ RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& bod
                                                [&w, &body, start, r] { rank_main(w, body, start, r); }));
   engine.run();
   if (!w.errors.empty()) throw std::runtime_error(w.errors.front());
+  check_finished(w);
 
   RunResult res;
   res.algorithm = spec.algorithm;
@@ -117,6 +150,7 @@ RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& bod
   res.network_mpi = spec.network_mpi;
   res.network_io = spec.network_io;
   config::summarize(w.records, res);
+  check_times(res);
   if (!spec.trace_file.empty()) write_trace(w, spec.trace_file);
   if (on_file) on_file(w.file);
   return res;

@@ -33,6 +33,7 @@ struct World {
   filesystem::FileStore file;
   std::unique_ptr<filesystem::FileSystemSim> fs;  ///< the platform's file system, serving `file`
   std::vector<RankRecord> records;
+  int finished = 0;                 ///< ranks whose actor ran to its end
   std::vector<std::string> errors;  ///< exceptions caught inside actors, reported after run()
 };
 

@@ -11,102 +11,10 @@
 #include <sstream>
 #include <string>
 
+#include "cli_workspace.hpp"
+
 namespace fs = std::filesystem;
-
-namespace {
-
-const char* kPlatform = R"(name = "tiny"
-description = "a four-node test platform"
-[nodes]
-count = 4
-cores_per_node = 1
-memcpy_Bps = 3.0e8
-tuple_cost_s = 5e-8
-loopback_Bps = 1e9
-[network]
-mpi = "myrinet"
-io = "myrinet"
-[pvfs]
-io_servers = 2
-stripe_size = 4096
-disk_write_Bps = 4e7
-disk_read_Bps = 4.5e7
-request_overhead_s = 1e-4
-region_overhead_s = 5e-6
-client_region_overhead_s = 1e-6
-flow_buffer = 65536
-max_outstanding = 8
-request_header = 256
-region_descriptor = 16
-)";
-
-const char* kScenario = R"(name = "small"
-description = "two techniques, two block sizes"
-[run]
-algorithm = ["iec", "block"]
-ranks = 4
-platform = "tiny"
-[workload]
-nx = 1024
-bx = [1, 4]
-)";
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-struct Output {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-/// A temporary working directory with data/platforms/tiny.toml and s.toml; runs ciosim inside it with
-/// CIOSIM_DATA_DIR pointing at data/.
-struct Workspace {
-  fs::path root;
-  Workspace() {
-    std::string templ = (fs::temp_directory_path() / "ciosim-cli-XXXXXX").string();
-    root = ::mkdtemp(templ.data());
-    fs::create_directories(root / "data/platforms");
-    write("data/platforms/tiny.toml", kPlatform);
-    write("s.toml", kScenario);
-  }
-  ~Workspace() { fs::remove_all(root); }
-  void write(const std::string& rel, const std::string& text) const { std::ofstream(root / rel) << text; }
-  Output run(const std::string& args) const {
-    const fs::path o = root / ".stdout", e = root / ".stderr";
-    const std::string cmd = "cd '" + root.string() + "' && CIOSIM_DATA_DIR='" + (root / "data").string() +
-                            "' '" + CIOSIM_BINARY + "' " + args + " >'" + o.string() + "' 2>'" + e.string() +
-                            "'";
-    const int status = std::system(cmd.c_str());
-    Output r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(o);
-    r.err = slurp(e);
-    fs::remove(o);
-    fs::remove(e);
-    return r;
-  }
-  /// Names in the workspace other than the fixture's own.
-  std::vector<std::string> extra_entries() const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(root)) {
-      const std::string n = e.path().filename().string();
-      if (n != "data" && n != "s.toml" && n != "bad.toml") out.push_back(n);
-    }
-    return out;
-  }
-};
-
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
-}  // namespace
+using namespace cli_test;
 
 TEST_CASE("ciosim run writes results.json, results.csv and the effective configuration") {
   Workspace w;
@@ -161,10 +69,13 @@ TEST_CASE("ciosim run is deterministic and its effective configuration reproduce
   INFO(r.err);
   REQUIRE(r.code == 0);
   CHECK(slurp(w.root / "a/results.json") == slurp(w.root / "c/results.json"));
-  // Re-running into an existing results directory replaces it.
+  // Re-running into an existing results directory replaces ciosim's files, the other format's
+  // effective configuration included, and keeps the user's.
+  w.write("c/mine.txt", "a note\n");
   REQUIRE(w.run("run -q a/effective-config.toml --out c --effective-format json").code == 0);
   CHECK(fs::exists(w.root / "c/effective-config.json"));
   CHECK_FALSE(fs::exists(w.root / "c/effective-config.toml"));
+  CHECK(slurp(w.root / "c/mine.txt") == "a note\n");
 }
 
 TEST_CASE("ciosim run: bad input exits 2 with one line naming the problem, and writes nothing") {

@@ -1,4 +1,5 @@
-// Call traces (algorithms/common/trace.hpp) and the run summary shared by both backends (config/run_summary.hpp).
+// Call traces (algorithms/common/trace.hpp) and the run summary shared by both backends
+// (config/run_summary.hpp).
 #include <catch2/catch.hpp>
 
 #include "algorithms/common/trace.hpp"

@@ -1,0 +1,28 @@
+// What a run leaves behind if it is stopped: nothing. The temporary files and directories a run stages
+// its output in, and the forked child simulating the current point, are registered here; SIGINT,
+// SIGTERM, SIGHUP and SIGQUIT remove the files and directories, kill the child, and then end the
+// process with the same signal (so a caller sees the usual status). The handler only uses
+// async-signal-safe calls (unlink, rmdir, kill, signal, raise) on paths copied in beforehand.
+// SIGKILL cannot be caught: the child still dies with its parent (PR_SET_PDEATHSIG), and a staging file
+// or directory named .NAME.tmp-XXXXXX next to the output may remain.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+
+namespace ciosim::app {
+
+/// Installs the handlers (once; later calls do nothing).
+void install_cleanup_handlers();
+
+/// Registers a temporary file (dir = false) or an empty-when-done temporary directory whose files are
+/// registered too (dir = true) to be removed if a signal stops the process. Returns a slot for forget().
+int remember_temporary(const std::string& path, bool dir);
+/// The path no longer needs removing (it was renamed into place or removed).
+void forget_temporary(int slot);
+
+/// The child simulating the current point (0: none), killed if a signal stops the parent.
+void set_running_child(pid_t pid);
+
+}  // namespace ciosim::app
