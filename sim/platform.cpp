@@ -33,7 +33,11 @@ void build_platform(World& w) {
 
   network::use_flow_model();
 
-  auto* zone = sg4::create_full_zone("cluster");
+  // One network: every host reaches every other through its own NIC (up) and the other's NIC (down), a
+  // star whose routes SimGrid computes per pair: memory and build time linear in hosts. Two networks
+  // (MPI and I/O on separate NICs) choose the NIC by the pair (a server at either end: the I/O NICs), which
+  // a star cannot express: there, an explicit route per ordered pair (quadratic in hosts).
+  auto* zone = shared ? sg4::create_star_zone("cluster") : sg4::create_full_zone("cluster");
   std::vector<Endpoint> eps;
 
   for (int i = 0; i < ps.nodes; ++i) {
@@ -64,21 +68,30 @@ void build_platform(World& w) {
   for (const Endpoint& e : eps) hooks.nodes.push_back(e.host);
   w.fs->build(hooks);
 
-  // Explicit routes for every ordered pair: compute-compute over the MPI NICs, anything touching a
-  // server over the I/O NICs (every file-system message has a server at one end), loopback on the same host.
-  for (const Endpoint& a : eps) {
-    for (const Endpoint& b : eps) {
-      std::vector<sg4::LinkInRoute> links;
-      if (a.host == b.host) {
-        links.emplace_back(a.loopback);
-      } else if (a.mpi_nic && b.mpi_nic) {
-        links.emplace_back(a.mpi_nic, Dir::UP);
-        links.emplace_back(b.mpi_nic, Dir::DOWN);
-      } else {
-        links.emplace_back(a.io_nic, Dir::UP);
-        links.emplace_back(b.io_nic, Dir::DOWN);
+  if (shared) {
+    for (const Endpoint& e : eps) {
+      zone->add_route(e.host->get_netpoint(), nullptr, nullptr, nullptr, {{e.io_nic, Dir::UP}}, false);
+      zone->add_route(nullptr, e.host->get_netpoint(), nullptr, nullptr, {{e.io_nic, Dir::DOWN}}, false);
+      zone->add_route(e.host->get_netpoint(), e.host->get_netpoint(), nullptr, nullptr,
+                      {sg4::LinkInRoute(e.loopback)}, false);
+    }
+  } else {
+    // Compute-compute over the MPI NICs, anything touching a server over the I/O NICs (every file-system
+    // message has a server at one end), loopback on the same host.
+    for (const Endpoint& a : eps) {
+      for (const Endpoint& b : eps) {
+        std::vector<sg4::LinkInRoute> links;
+        if (a.host == b.host) {
+          links.emplace_back(a.loopback);
+        } else if (a.mpi_nic && b.mpi_nic) {
+          links.emplace_back(a.mpi_nic, Dir::UP);
+          links.emplace_back(b.mpi_nic, Dir::DOWN);
+        } else {
+          links.emplace_back(a.io_nic, Dir::UP);
+          links.emplace_back(b.io_nic, Dir::DOWN);
+        }
+        zone->add_route(a.host->get_netpoint(), b.host->get_netpoint(), nullptr, nullptr, links, false);
       }
-      zone->add_route(a.host->get_netpoint(), b.host->get_netpoint(), nullptr, nullptr, links, false);
     }
   }
   zone->seal();
