@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "algorithms/technique.hpp"
@@ -399,6 +400,11 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin, c
   Scenario s;
   s.name = fs::path(origin).stem().string();
   std::map<std::string, Given> given;
+  // Keys that --set replaces: the scenario's own value is not used, so it is not checked either (a
+  // scenario naming a platform this machine lacks still runs with --set run.platform=...).
+  std::set<std::string> overridden;
+  for (const auto& set : opt.sets)
+    if (const auto eq = set.find('='); eq != std::string::npos) overridden.insert(trim(set.substr(0, eq)));
   for (auto&& [k, node] : doc) {
     const std::string key(k.str());
     const std::string where = at(origin, node);
@@ -416,7 +422,8 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin, c
         if (!p)
           throw ConfigError(at(origin, value) + "unknown key " + dotted + " in [" + key +
                             "]; valid keys: " + join(keys_in(params, key)));
-        given[dotted] = given_from(value, *p, at(origin, value), Origin::Scenario);
+        if (!overridden.count(dotted))
+          given[dotted] = given_from(value, *p, at(origin, value), Origin::Scenario);
       }
     } else {
       throw ConfigError(where + "unknown key " + key + "; valid: " + valid_top_level(params));

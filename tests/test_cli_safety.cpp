@@ -160,3 +160,17 @@ TEST_CASE("a simulation that cannot finish is an error naming the point, with no
   CHECK(contains(r.err, "ranks unfinished"));
   CHECK(!fs::exists(w.root / "r"));
 }
+
+TEST_CASE("a --set value replaces the scenario's, which is then not checked", "[cli][config]") {
+  Workspace w;
+  std::string other = kScenario;
+  other.replace(other.find("platform = \"tiny\""), 17, "platform = \"elsewhere\"");
+  w.write("other.toml", other);
+  const Output bad = w.run("run -q other.toml --dry-run");
+  CHECK(bad.code == 2);
+  CHECK(contains(bad.err, "unknown platform \"elsewhere\""));
+  const Output r = w.run("run -q other.toml --dry-run --set run.platform=tiny");
+  INFO(r.err);
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "4 points, all valid"));
+}
