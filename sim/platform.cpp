@@ -5,6 +5,7 @@
 
 #include "config/placement.hpp"
 #include "models/network/network_sim.hpp"
+#include "models/network/two_network_zone_sim.hpp"
 
 namespace ciosim::sim {
 
@@ -34,10 +35,11 @@ void build_platform(World& w) {
   network::use_flow_model();
 
   // One network: every host reaches every other through its own NIC (up) and the other's NIC (down), a
-  // star whose routes SimGrid computes per pair: memory and build time linear in hosts. Two networks
-  // (MPI and I/O on separate NICs) choose the NIC by the pair (a server at either end: the I/O NICs), which
-  // a star cannot express: there, an explicit route per ordered pair (quadratic in hosts).
-  auto* zone = shared ? sg4::create_star_zone("cluster") : sg4::create_full_zone("cluster");
+  // SimGrid star zone. Two networks (MPI and I/O on separate NICs): the NIC depends on the pair (a server
+  // at either end: the I/O NICs), which a star cannot express, so a zone of our own computes each route.
+  // Either way routes are computed per pair: memory and build time linear in hosts.
+  network::TwoNetworkZone* two = shared ? nullptr : network::TwoNetworkZone::create("cluster");
+  sg4::NetZone* zone = shared ? sg4::create_star_zone("cluster") : two->iface();
   std::vector<Endpoint> eps;
 
   for (int i = 0; i < ps.nodes; ++i) {
@@ -77,22 +79,8 @@ void build_platform(World& w) {
     }
   } else {
     // Compute-compute over the MPI NICs, anything touching a server over the I/O NICs (every file-system
-    // message has a server at one end), loopback on the same host.
-    for (const Endpoint& a : eps) {
-      for (const Endpoint& b : eps) {
-        std::vector<sg4::LinkInRoute> links;
-        if (a.host == b.host) {
-          links.emplace_back(a.loopback);
-        } else if (a.mpi_nic && b.mpi_nic) {
-          links.emplace_back(a.mpi_nic, Dir::UP);
-          links.emplace_back(b.mpi_nic, Dir::DOWN);
-        } else {
-          links.emplace_back(a.io_nic, Dir::UP);
-          links.emplace_back(b.io_nic, Dir::DOWN);
-        }
-        zone->add_route(a.host->get_netpoint(), b.host->get_netpoint(), nullptr, nullptr, links, false);
-      }
-    }
+    // message has a server at one end), loopback on the same host: models/network/two_network_zone_sim.hpp.
+    for (const Endpoint& e : eps) two->set_links(e.host, e.loopback, e.mpi_nic, e.io_nic);
   }
   zone->seal();
 
