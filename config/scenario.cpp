@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "algorithms/technique.hpp"
@@ -185,7 +186,7 @@ class Expander {
       std::map<std::string, Value> v;
       for (std::size_t i = 0; i < params_.size(); ++i)
         if (!axes[i].empty()) v[params_[i].key] = axes[i][idx[i]];
-      s.runs.push_back(build(v, point, total, s));
+      if (std::optional<RunSpec> r = build(v, point, total, s)) s.runs.push_back(std::move(*r));
       for (std::size_t i = params_.size(); i-- > 0;) {  // odometer: the last key varies fastest
         if (axes[i].empty()) continue;
         if (++idx[i] < axes[i].size()) break;
@@ -235,7 +236,10 @@ class Expander {
     if (std::find(list.begin(), list.end(), v) == list.end()) list.push_back(std::move(v));
   }
 
-  RunSpec build(const std::map<std::string, Value>& v, std::int64_t point, std::int64_t total, Scenario& s) {
+  /// The point's RunSpec, or nothing when the point repeats an earlier one for its technique (a run.phases
+  /// sweep point of a technique that ignores run.phases runs once, at the sweep's first value).
+  std::optional<RunSpec> build(const std::map<std::string, Value>& v, std::int64_t point, std::int64_t total,
+                               Scenario& s) {
     const auto str = [&](const char* k) { return std::get<std::string>(v.at(k)); };
     const auto num = [&](const char* k) { return std::get<std::int64_t>(v.at(k)); };
     RunSpec r;
@@ -251,6 +255,12 @@ class Expander {
                                   : "";
     r.algorithm = str("run.algorithm");
     r.ranks = static_cast<int>(num("run.ranks"));
+    r.phases = static_cast<int>(num("run.phases"));
+    if (!technique(r.algorithm).check_phases && is_given("run.phases")) {
+      if (v.at("run.phases") != given_.at("run.phases").values.front()) return std::nullopt;
+      std::erase_if(r.params, [](const auto& kv) { return kv.first == "run.phases"; });
+      r.phases = 0;
+    }
     r.iterations = static_cast<int>(num("run.iterations"));
     const std::string pname = str("run.platform");
     r.platform = platform(pname, s).spec;
@@ -277,13 +287,24 @@ class Expander {
       }
     }
     r.workload.kind = str("workload.kind");
-    r.workload.nx = num("workload.nx");
+    if (const std::string preset = str("workload.preset"); preset != "none") {
+      const Stem2Preset& p = stem2_preset(preset);
+      r.workload.nx = p.nx;
+      r.workload.ny = p.ny;
+      r.workload.nz = p.nz;
+      r.workload.nl = p.nl;
+      r.workload.nchem = p.nchem;
+    } else {
+      r.workload.nx = num("workload.nx");
+      r.workload.ny = num("workload.ny");
+      r.workload.nz = num("workload.nz");
+      r.workload.nl = num("workload.nl");
+      r.workload.nchem = num("workload.nchem");
+    }
     r.workload.bx = num("workload.bx");
     r.workload.element_size = num("workload.element_size");
     r.workload.seed = static_cast<std::uint64_t>(num("workload.seed"));
     r.workload.file = str("workload.file");
-    r.workload.ny = num("workload.ny");
-    r.workload.nz = num("workload.nz");
     r.access = str("run.access") == "read" ? Access::Read : Access::Write;
     r.hints.cb_buffer_size = num("hints.cb_buffer_size");
     r.hints.cb_nodes = static_cast<int>(num("hints.cb_nodes"));
@@ -312,6 +333,8 @@ class Expander {
       throw ConfigError(where + "workload.nx x workload.element_size = " + std::to_string(r.workload.nx) +
                         " x " + std::to_string(r.workload.element_size) +
                         " bytes does not fit in a 64-bit file offset");
+    if (const auto& check = technique(r.algorithm).check_phases)
+      if (const std::string why = check(r.phases, r.ranks); !why.empty()) throw ConfigError(where + why);
     if (opt_.check_techniques) check_technique(r, where);
     return r;
   }
@@ -323,7 +346,9 @@ class Expander {
                             (w.kind == "irregular" ? std::to_string(w.seed)
                              : w.kind == "lists"   ? w.file
                              : w.kind == "block3d" ? std::to_string(w.ny) + "x" + std::to_string(w.nz)
-                                                   : std::to_string(w.bx));
+                             : w.kind == "stem2"   ? std::to_string(w.ny) + "x" + std::to_string(w.nz) + "x" +
+                                                       std::to_string(w.nl) + "x" + std::to_string(w.nchem)
+                                                 : std::to_string(w.bx));
     auto it = checked_.find(key);
     if (it == checked_.end()) {
       std::string reason;
@@ -438,8 +463,19 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin, c
 
   check_name(s.name, origin + ": ");
   std::vector<std::string> missing;
+  // A preset gives workload.nx and the other extents (checked below).
+  const auto none = Value{std::string("none")};
+  const bool preset =
+      given.count("workload.preset") > 0 &&
+      std::find(given["workload.preset"].values.begin(), given["workload.preset"].values.end(), none) ==
+          given["workload.preset"].values.end();
+  if (given.count("workload.preset") && !preset && given["workload.preset"].values.size() > 1)
+    throw ConfigError(
+        "workload.preset sweeps \"none\" together with presets; sweep presets only, or give the "
+        "extents (workload.nx, ny, nz, nl, nchem) in a separate scenario");
   for (const auto& p : params)
-    if (p.required() && !given.count(p.key)) missing.push_back(p.key + " (" + p.help + ")");
+    if (p.required() && !given.count(p.key) && !(preset && p.key == "workload.nx"))
+      missing.push_back(p.key + " (" + p.help + ")");
   if (!missing.empty())
     throw ConfigError(origin + ": missing required parameter" + (missing.size() > 1 ? "s " : " ") +
                       join(missing, "; "));
@@ -459,9 +495,24 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin, c
   if (given.count("workload.file") && !uses("lists"))
     throw ConfigError("workload.file is given but workload.kind is not lists, the only kind that uses it");
   for (const char* key : {"workload.ny", "workload.nz"})
-    if (given.count(key) && !uses("block3d"))
+    if (given.count(key) && !uses("block3d") && !uses("stem2"))
       throw ConfigError(std::string(key) +
-                        " is given but workload.kind is not block3d, the only kind that uses it");
+                        " is given but workload.kind is neither block3d nor stem2, the kinds that use it");
+  for (const char* key : {"workload.nl", "workload.nchem", "workload.preset"})
+    if (given.count(key) && !uses("stem2"))
+      throw ConfigError(std::string(key) +
+                        " is given but workload.kind is not stem2, the only kind that uses it");
+  if (preset) {
+    if (!std::all_of(kinds.begin(), kinds.end(),
+                     [](const Value& k) { return k == Value{std::string("stem2")}; }))
+      throw ConfigError("workload.preset is given but workload.kind is not stem2 at every point");
+    for (const char* key : {"workload.nx", "workload.ny", "workload.nz", "workload.nl", "workload.nchem"})
+      if (given.count(key))
+        throw ConfigError(
+            "workload.preset and " + std::string(key) +
+            " are both given; the preset sets workload.nx, ny, nz, nl and nchem (give one or the "
+            "other)");
+  }
 
   Expander(params, given, std::move(inline_platforms), opt, fs::path(origin).parent_path()).run(s);
   return s;
@@ -509,8 +560,25 @@ std::string effective_config_toml(const Scenario& s) {
         ((set.key == "workload.bx" && unused_by_all("block-cyclic")) ||
          (set.key == "workload.seed" && unused_by_all("irregular")) ||
          (set.key == "workload.file" && unused_by_all("lists")) ||
-         ((set.key == "workload.ny" || set.key == "workload.nz") && unused_by_all("block3d")))) {
+         ((set.key == "workload.ny" || set.key == "workload.nz") && unused_by_all("block3d") &&
+          unused_by_all("stem2")) ||
+         ((set.key == "workload.nl" || set.key == "workload.nchem" || set.key == "workload.preset") &&
+          unused_by_all("stem2")))) {
       out << "# " << k << " = " << value_toml(set.values[0]) << "  # default, unused by this workload.kind\n";
+      continue;
+    }
+    const auto preset_given = [&] {
+      return std::any_of(s.runs.begin(), s.runs.end(),
+                         [](const RunSpec& r) { return r.workload.kind == "stem2"; }) &&
+             std::any_of(s.settings.begin(), s.settings.end(), [](const Setting& x) {
+               return x.key == "workload.preset" && x.origin != Origin::Default;
+             });
+    };
+    if (set.origin == Origin::Default &&
+        (set.key == "workload.ny" || set.key == "workload.nz" || set.key == "workload.nl" ||
+         set.key == "workload.nchem") &&
+        preset_given()) {
+      out << "# " << k << " = " << value_toml(set.values[0]) << "  # default, set by workload.preset\n";
       continue;
     }
     std::vector<std::string> vals;
