@@ -486,22 +486,12 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin, c
   const auto uses = [&](const std::string& kind) {
     return std::find(kinds.begin(), kinds.end(), Value{kind}) != kinds.end();
   };
-  if (given.count("workload.bx") && !uses("block-cyclic"))
-    throw ConfigError(
-        "workload.bx is given but workload.kind is not block-cyclic, the only kind that uses it");
-  if (given.count("workload.seed") && !uses("irregular"))
-    throw ConfigError(
-        "workload.seed is given but workload.kind is not irregular, the only kind that uses it");
-  if (given.count("workload.file") && !uses("lists"))
-    throw ConfigError("workload.file is given but workload.kind is not lists, the only kind that uses it");
-  for (const char* key : {"workload.ny", "workload.nz"})
-    if (given.count(key) && !uses("block3d") && !uses("stem2"))
-      throw ConfigError(std::string(key) +
-                        " is given but workload.kind is neither block3d nor stem2, the kinds that use it");
-  for (const char* key : {"workload.nl", "workload.nchem", "workload.preset"})
-    if (given.count(key) && !uses("stem2"))
-      throw ConfigError(std::string(key) +
-                        " is given but workload.kind is not stem2, the only kind that uses it");
+  for (const auto& [key, g] : given) {  // a workload key that no given kind uses is a mistake
+    const std::vector<std::string> users = kinds_using(key);
+    if (!users.empty() && std::none_of(users.begin(), users.end(), uses))
+      throw ConfigError(key + " is given but workload.kind is not " + join(users, " or ") +
+                        (users.size() == 1 ? ", the only kind that uses it" : ", the kinds that use it"));
+  }
   if (preset) {
     if (!std::all_of(kinds.begin(), kinds.end(),
                      [](const Value& k) { return k == Value{std::string("stem2")}; }))
@@ -552,24 +542,18 @@ std::string effective_config_toml(const Scenario& s) {
       continue;
     }
     if (set.values.empty()) continue;
-    const auto unused_by_all = [&](const char* kind) {
+    const auto unused_by_all = [&](const std::string& kind) {
       return std::none_of(s.runs.begin(), s.runs.end(),
                           [&](const RunSpec& r) { return r.workload.kind == kind; });
     };
-    if (set.origin == Origin::Default &&
-        ((set.key == "workload.bx" && unused_by_all("block-cyclic")) ||
-         (set.key == "workload.seed" && unused_by_all("irregular")) ||
-         (set.key == "workload.file" && unused_by_all("lists")) ||
-         ((set.key == "workload.ny" || set.key == "workload.nz") && unused_by_all("block3d") &&
-          unused_by_all("stem2")) ||
-         ((set.key == "workload.nl" || set.key == "workload.nchem" || set.key == "workload.preset") &&
-          unused_by_all("stem2")))) {
+    const std::vector<std::string> users = kinds_using(set.key);
+    if (set.origin == Origin::Default && !users.empty() &&
+        std::all_of(users.begin(), users.end(), unused_by_all)) {
       out << "# " << k << " = " << value_toml(set.values[0]) << "  # default, unused by this workload.kind\n";
       continue;
     }
     const auto preset_given = [&] {
-      return std::any_of(s.runs.begin(), s.runs.end(),
-                         [](const RunSpec& r) { return r.workload.kind == "stem2"; }) &&
+      return !unused_by_all("stem2") &&
              std::any_of(s.settings.begin(), s.settings.end(), [](const Setting& x) {
                return x.key == "workload.preset" && x.origin != Origin::Default;
              });

@@ -68,6 +68,15 @@ const Stem2Preset& stem2_preset(const std::string& name) {
   throw std::invalid_argument("unknown workload.preset '" + name + "' (valid: " + valid + ")");
 }
 
+std::vector<std::string> kinds_using(const std::string& key) {
+  if (key == "workload.bx") return {"block-cyclic"};
+  if (key == "workload.seed") return {"irregular"};
+  if (key == "workload.file") return {"lists"};
+  if (key == "workload.ny" || key == "workload.nz") return {"block3d", "stem2"};
+  if (key == "workload.nl" || key == "workload.nchem" || key == "workload.preset") return {"stem2"};
+  return {};
+}
+
 const std::vector<WorkloadInfo>& workloads() {
   static const std::vector<WorkloadInfo> list = {
       {"block-cyclic",

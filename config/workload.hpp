@@ -25,6 +25,10 @@ const std::vector<Stem2Preset>& stem2_presets();
 /// The preset called `name`; throws std::invalid_argument naming the valid ones.
 const Stem2Preset& stem2_preset(const std::string& name);
 
+/// The workload kinds that use a workload.* key ("workload.bx": block-cyclic; ...), or none when every kind
+/// uses it or the key is not a kind-specific workload key.
+std::vector<std::string> kinds_using(const std::string& key);
+
 /// The registered workload kinds, in a fixed order.
 const std::vector<WorkloadInfo>& workloads();
 
