@@ -243,9 +243,14 @@ class Expander {
     const auto str = [&](const char* k) { return std::get<std::string>(v.at(k)); };
     const auto num = [&](const char* k) { return std::get<std::int64_t>(v.at(k)); };
     RunSpec r;
+    r.algorithm = str("run.algorithm");
+    // run.phases only exists for the techniques that use it: the others run once, at its first value.
+    const bool phases_unused = !technique(r.algorithm).check_phases && is_given("run.phases");
+    if (phases_unused && v.at("run.phases") != given_.at("run.phases").values.front()) return std::nullopt;
     for (const auto& p : params_) {
       auto it = given_.find(p.key);
-      if (it != given_.end() && (it->second.sweep || it->second.origin == Origin::Set))
+      if (it != given_.end() && (it->second.sweep || it->second.origin == Origin::Set) &&
+          !(phases_unused && p.key == "run.phases"))
         r.params.emplace_back(p.key, value_text(v.at(p.key)));
     }
     const std::string label = point_label(r);
@@ -253,14 +258,8 @@ class Expander {
                                   ? "point " + std::to_string(point + 1) + " of " + std::to_string(total) +
                                         (label.empty() ? "" : " (" + label + ")") + ": "
                                   : "";
-    r.algorithm = str("run.algorithm");
     r.ranks = static_cast<int>(num("run.ranks"));
-    r.phases = static_cast<int>(num("run.phases"));
-    if (!technique(r.algorithm).check_phases && is_given("run.phases")) {
-      if (v.at("run.phases") != given_.at("run.phases").values.front()) return std::nullopt;
-      std::erase_if(r.params, [](const auto& kv) { return kv.first == "run.phases"; });
-      r.phases = 0;
-    }
+    r.phases = phases_unused ? 0 : static_cast<int>(num("run.phases"));
     r.iterations = static_cast<int>(num("run.iterations"));
     const std::string pname = str("run.platform");
     r.platform = platform(pname, s).spec;
