@@ -134,12 +134,12 @@ std::vector<TechniqueInfo> make_registry() {
       "its data for the partner's, storing what it receives in its unassigned entries; the offset-length "
       "datatypes are closed forms of the distribution (no inspector). Then every rank writes what it holds "
       "with one access through a file view: a list of pieces, or one contiguous block after log2 Np "
-      "phases. Needs a power-of-two Np.",
+      "phases (reads: that access, then the phases undone in reverse). Needs a power-of-two Np.",
       std::string(kMultiplePhaseCitation) + ", §4",
       FileLayout::Logical,
       multiple_phase::check,
       multiple_phase::run,
-      {},
+      multiple_phase::run_read,
       multiple_phase::check_phases,
   });
   list.push_back(TechniqueInfo{

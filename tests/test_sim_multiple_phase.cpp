@@ -1,5 +1,5 @@
-// Multiple-phase and sequential end to end in the simulator on the STEM-II workload: the file verified,
-// the calls each phase count makes, and the phases reported. One SimGrid engine per TEST_CASE.
+// Multiple-phase and sequential end to end in the simulator on the STEM-II workload: the file verified (or
+// read back), the calls each phase count makes, and the phases reported. One SimGrid engine per TEST_CASE.
 #include <catch2/catch.hpp>
 
 #include "models/network/profiles.hpp"
@@ -71,4 +71,14 @@ TEST_CASE("sequential: one gather at rank 0 and one contiguous write", "[sim][se
   CHECK(r.calls.at("file_write") == 1);
   CHECK(r.bytes_file == 5 * 13 * 4 * 3 * 2 * 4);
   CHECK(names(r) == std::vector<std::string>{"open", "gather", "write", "close"});
+}
+
+TEST_CASE("multiple-phase reads back through the mirrored access and the phases in reverse", "[sim][mp]") {
+  RunSpec s = stem2_spec("multiple-phase", 8, 2);
+  s.access = Access::Read;
+  const RunResult r = sim::simulate(s);
+  CHECK(r.file_verified);  // every rank got its own entries back
+  CHECK(r.calls.at("file_list_read") == 8);
+  CHECK(r.calls.at("isend") == 8 * 2);
+  CHECK(names(r) == std::vector<std::string>{"open", "read", "exchange1", "exchange0", "close"});
 }

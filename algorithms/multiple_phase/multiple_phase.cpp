@@ -191,6 +191,43 @@ void run(Process& p, const TechniqueInput& in, LocalData local) {
   }
 }
 
+void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out) {
+  check_input(p, in, out.size(), "multiple-phase");
+  const Layout l = checked_layout(*in.dist);
+  const int k = phases_to_run(in.phases, p.size());
+  const std::int64_t es = in.element_size;
+  const int r = p.rank();
+  const Datatype& mine = in.dist->per_rank[static_cast<std::size_t>(r)];
+  const Datatype held_now = held(l, r, k);
+  std::vector<Extent> regions;
+  for_each_storage_piece(held_now, es, [&](Offset off, Offset len) { regions.push_back({off, len}); });
+  for (int it = 0; it < in.iterations; ++it) {
+    std::vector<std::byte> memory(static_cast<std::size_t>(in.dist->nx * es));
+    p.phase("read");  // the write's access, mirrored
+    if (regions.size() == 1) {
+      p.read_at(regions.front().offset,
+                std::span<std::byte>(memory).subspan(static_cast<std::size_t>(regions.front().offset),
+                                                     static_cast<std::size_t>(regions.front().length)));
+    } else if (!regions.empty()) {
+      std::vector<std::byte> packed(static_cast<std::size_t>(held_now.size() * es));
+      p.read_list(regions, packed);
+      unpack(packed, held_now, es, memory);
+      p.compute(
+          Work{.bytes_copied = static_cast<std::int64_t>(packed.size()), .tuples = tuples_of(held_now)});
+    }
+    for (int ph = k - 1; ph >= 0; --ph) {  // the phases undone in reverse: each rank gets back what it sent
+      p.phase("exchange" + std::to_string(ph));
+      const Step st = step(l, r, ph);
+      std::vector<std::byte> incoming(static_cast<std::size_t>(st.send.size() * es));
+      butterfly::exchange(p, st.partner, kExchangeTagBase + ph, memory, st.recv, es, incoming);
+      unpack(incoming, st.send, es, memory);
+      p.compute(
+          Work{.bytes_copied = static_cast<std::int64_t>(incoming.size()), .tuples = tuples_of(st.send)});
+    }
+    pack(memory, mine, es, out);  // the application's own entries, in its storage order (not charged)
+  }
+}
+
 std::vector<std::vector<std::int64_t>> simulate_memory(const Distribution& d, int k) {
   const Layout l = checked_layout(d);
   const int np = l.nprocs();

@@ -74,6 +74,12 @@ Step step(const Layout& l, int r, int ph);
 /// must be open.
 void run(Process& p, const TechniqueInput& in, LocalData local);
 
+/// The read path, the write mirrored: each rank reads what it would hold after k phases with one access
+/// ("read": read_at or read_list), then undoes the phases from the last to the first ("exchange{k-1}" ...
+/// "exchange0"), giving back what it received and getting back what it sent, and ends with its own entries
+/// in `out` (storage order). `iterations` times.
+void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out);
+
 /// Every rank's memory after `k` phases (0: the initial layout; -1: all log2 Np), all ranks in one thread,
 /// moving real data (each entry's logical index as 8 bytes) with the same datatypes as run(): entry i holds i
 /// if the rank is responsible for it, -1 where it never held anything or gave the entry to its partner (the
