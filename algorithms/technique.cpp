@@ -23,8 +23,9 @@ const char* const kIecCitation =
     "inspector-executor paradigm\", The Journal of Supercomputing 47(1):53-75, 2009";
 
 const char* const kMultiplePhaseCitation =
-    "D. E. Singh, F. Isaila, A. Calderon, F. Garcia, J. Carretero, \"Multiple-Phase Collective I/O\", "
-    "applied to the STEM-II air-quality model (shared/seeds/003)";
+    "D. E. Singh, F. Isaila, A. Calderon, F. Garcia, J. Carretero, \"Multiple-Phase Collective I/O Technique "
+    "for Improving Data Access Locality\", 15th Euromicro PDP, 2007, doi:10.1109/PDP.2007.54 "
+    "(shared/seeds/003)";
 
 std::vector<TechniqueInfo> make_registry() {
   std::vector<TechniqueInfo> list;

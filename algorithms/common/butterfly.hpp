@@ -1,7 +1,7 @@
 // The binary-tree (butterfly) pairing and exchange step shared by IEC I/O and Multiple-Phase Collective
 // I/O. Both papers pair the ranks the same way, in the same order:
-//   - D. E. Singh, F. Isaila, A. Calderón, F. García, J. Carretero, "Multiple-Phase Collective I/O"
-//     (applied to STEM-II; shared/seeds/003_*.txt), Fig. 5;
+//   - D. E. Singh, F. Isaila, A. Calderón, F. García, J. Carretero, "Multiple-Phase Collective I/O Technique
+//     for Improving Data Access Locality", PDP 2007 (shared/seeds/003_*.txt), Fig. 5;
 //   - D. E. Singh, F. Isaila, J. C. Pichel, J. Carretero, "A collective I/O implementation based on
 //     inspector-executor paradigm", J. Supercomputing 47(1):53-75, 2009 (shared/seeds/000_*.txt), Fig. 2 L5.
 #pragma once
