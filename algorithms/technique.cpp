@@ -9,7 +9,9 @@
 #include "algorithms/baselines/gathered.hpp"
 #include "algorithms/baselines/independent.hpp"
 #include "algorithms/baselines/list_io.hpp"
+#include "algorithms/baselines/sequential.hpp"
 #include "algorithms/iec/iec.hpp"
+#include "algorithms/multiple_phase/multiple_phase.hpp"
 #include "algorithms/two_phase/two_phase.hpp"
 
 namespace ciosim {
@@ -19,6 +21,11 @@ namespace {
 const char* const kIecCitation =
     "D. E. Singh, F. Isaila, J. C. Pichel, J. Carretero, \"A collective I/O implementation based on "
     "inspector-executor paradigm\", The Journal of Supercomputing 47(1):53-75, 2009";
+
+const char* const kMultiplePhaseCitation =
+    "D. E. Singh, F. Isaila, A. Calderon, F. Garcia, J. Carretero, \"Multiple-Phase Collective I/O Technique "
+    "for Improving Data Access Locality\", 15th Euromicro PDP, 2007, doi:10.1109/PDP.2007.54 "
+    "(shared/seeds/003)";
 
 std::vector<TechniqueInfo> make_registry() {
   std::vector<TechniqueInfo> list;
@@ -40,6 +47,7 @@ std::vector<TechniqueInfo> make_registry() {
       iec::check,
       iec::run,
       {},
+      {},
   });
   list.push_back(TechniqueInfo{
       "block",
@@ -54,6 +62,7 @@ std::vector<TechniqueInfo> make_registry() {
       block_io::check,
       block_io::run,
       block_io::run_read,
+      {},
   });
   list.push_back(TechniqueInfo{
       "two-phase",
@@ -73,6 +82,7 @@ std::vector<TechniqueInfo> make_registry() {
       two_phase::check,
       two_phase::run_write,
       two_phase::run_read,
+      {},
   });
   list.push_back(TechniqueInfo{
       "list-io",
@@ -87,6 +97,7 @@ std::vector<TechniqueInfo> make_registry() {
       list_io::check,
       list_io::run_write,
       list_io::run_read,
+      {},
   });
   list.push_back(TechniqueInfo{
       "independent",
@@ -98,6 +109,7 @@ std::vector<TechniqueInfo> make_registry() {
       independent::check,
       independent::run_write,
       independent::run_read,
+      {},
   });
   list.push_back(TechniqueInfo{
       "gathered",
@@ -112,6 +124,37 @@ std::vector<TechniqueInfo> make_registry() {
       gathered::check,
       gathered::run_write,
       gathered::run_read,
+      {},
+  });
+  list.push_back(TechniqueInfo{
+      "multiple-phase",
+      "Multiple-Phase Collective I/O: the array is a regular distribution (STEM-II: planes of Nx*Ny entries, "
+      "a block of y rows per rank) and every rank keeps the whole array in memory. In each of run.phases "
+      "communication phases (1..log2 Np, default all) every rank pairs with its butterfly partner (Fig. 5, "
+      "IEC's pairs in IEC's order), keeps half of its current range of planes and swaps the other half of "
+      "its data for the partner's, storing what it receives in its unassigned entries; the offset-length "
+      "datatypes are closed forms of the distribution (no inspector). Then every rank writes what it holds "
+      "with one access through a file view: a list of pieces, or one contiguous block after log2 Np "
+      "phases (reads: that access, then the phases undone in reverse). Needs a power-of-two Np.",
+      std::string(kMultiplePhaseCitation) + ", §4",
+      FileLayout::Logical,
+      multiple_phase::check,
+      multiple_phase::run,
+      multiple_phase::run_read,
+      multiple_phase::check_phases,
+  });
+  list.push_back(TechniqueInfo{
+      "sequential",
+      "Sequential output (the paper's Sec NFS / Sec /tmp baselines): every rank's entries are gathered at "
+      "rank 0 with one Gatherv (the \"1st level\" communication), rank 0 puts them in the array's order "
+      "and writes the whole file with one contiguous request. Only one process touches the file; on which "
+      "file system is the platform's.",
+      std::string(kMultiplePhaseCitation) + ", §5",
+      FileLayout::Logical,
+      sequential::check,
+      sequential::run_write,
+      {},
+      {},
   });
   return list;
 }

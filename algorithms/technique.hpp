@@ -31,6 +31,7 @@ struct TechniqueInput {
   std::string file_name = "x.dat";
   int iterations = 1;  ///< how many times the write is repeated (the inspector runs once)
   IoHints hints;       ///< MPI-IO hints (two-phase, list I/O, gathered)
+  int phases = 0;      ///< communication phases of multiple-phase (run.phases); 0 = all (log2 Np)
 };
 
 /// The rank's entries: element k holds the bytes of x[phy2log(dist.per_rank[rank], k)].
@@ -54,6 +55,10 @@ struct TechniqueInfo {
   /// Reads the rank's entries back into its buffer (storage order) from a file laid out as `layout`
   /// says; empty when the technique has no read path.
   std::function<void(Process&, const TechniqueInput&, std::span<std::byte>)> read;
+  /// For a technique that runs a chosen number of phases (run.phases): "" when `phases` (0 = all) can run
+  /// on `ranks` ranks, else a one-line reason naming the valid range. Empty: the technique ignores
+  /// run.phases.
+  std::function<std::string(int phases, int ranks)> check_phases;
 };
 
 /// All registered techniques, in a fixed order.

@@ -68,6 +68,12 @@ std::vector<std::string> filesystem_names() {
   return out;
 }
 
+std::vector<std::string> stem2_preset_names() {
+  std::vector<std::string> out{"none"};
+  for (const auto& p : stem2_presets()) out.push_back(p.name);
+  return out;
+}
+
 Param make(std::string key, ParamType type, std::string unit, std::optional<Value> def, std::string help) {
   Param p;
   p.key = std::move(key);
@@ -102,6 +108,10 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
   return {
       with_choices(make("run.algorithm", T::Enum, "", none, "collective I/O technique (`ciosim list`)"),
                    technique_names()),
+      ranged(make("run.phases", T::Int, "phases", Value{std::int64_t{0}},
+                  "multiple-phase: communication phases, 1..log2(run.ranks); 0 = all log2(run.ranks) (other "
+                  "techniques ignore it)"),
+             0, 30),
       ranged(make("run.ranks", T::Int, "ranks", none, "MPI processes, placed cores_per_node per node"), 1,
              INT_MAX),
       with_choices(make("run.platform", T::String, "", none,
@@ -125,14 +135,22 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
                    workload_names()),
       make("workload.nx", T::Size, "entries", none,
            "entries of the global vector x (a plain integer; sizes with units such as \"100MiB\" are not "
-           "accepted)"),
+           "accepted); stem2: Nx, the fastest dimension"),
       make("workload.bx", T::Size, "entries", Value{std::int64_t{1}},
            "block size of the block-cyclic distribution"),
       make("workload.ny", T::Size, "entries", Value{std::int64_t{1}},
            "block3d: entries along the middle dimension (workload.nx is the slowest, workload.nz the "
-           "fastest)"),
+           "fastest); stem2: Ny, the y rows block-distributed over the ranks"),
       make("workload.nz", T::Size, "entries", Value{std::int64_t{1}},
-           "block3d: entries along the fastest dimension"),
+           "block3d: entries along the fastest dimension; stem2: Nz"),
+      make("workload.nl", T::Size, "species", Value{std::int64_t{1}},
+           "stem2: Nl, the chemical species (4th Fortran dimension)"),
+      make("workload.nchem", T::Size, "chemical phases", Value{std::int64_t{1}},
+           "stem2: Nph, the chemical phases (liquid, gaseous, ...; 5th Fortran dimension), not run.phases"),
+      with_choices(make("workload.preset", T::Enum, "", Value{std::string("none")},
+                        "stem2: the extents of an array of the paper's Table 1 (instead of workload.nx, ny, "
+                        "nz, nl, nchem)"),
+                   stem2_preset_names()),
       ranged(make("workload.element_size", T::Size, "bytes", Value{std::int64_t{4}}, "bytes per entry of x"),
              1, std::int64_t{1} << 30),
       ranged(make("workload.seed", T::Size, "", Value{std::int64_t{1}},

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -186,7 +187,7 @@ class Expander {
       std::map<std::string, Value> v;
       for (std::size_t i = 0; i < params_.size(); ++i)
         if (!axes[i].empty()) v[params_[i].key] = axes[i][idx[i]];
-      s.runs.push_back(build(v, point, total, s));
+      if (std::optional<RunSpec> r = build(v, point, total, s)) s.runs.push_back(std::move(*r));
       for (std::size_t i = params_.size(); i-- > 0;) {  // odometer: the last key varies fastest
         if (axes[i].empty()) continue;
         if (++idx[i] < axes[i].size()) break;
@@ -236,13 +237,21 @@ class Expander {
     if (std::find(list.begin(), list.end(), v) == list.end()) list.push_back(std::move(v));
   }
 
-  RunSpec build(const std::map<std::string, Value>& v, std::int64_t point, std::int64_t total, Scenario& s) {
+  /// The point's RunSpec, or nothing when the point repeats an earlier one for its technique (a run.phases
+  /// sweep point of a technique that ignores run.phases runs once, at the sweep's first value).
+  std::optional<RunSpec> build(const std::map<std::string, Value>& v, std::int64_t point, std::int64_t total,
+                               Scenario& s) {
     const auto str = [&](const char* k) { return std::get<std::string>(v.at(k)); };
     const auto num = [&](const char* k) { return std::get<std::int64_t>(v.at(k)); };
     RunSpec r;
+    r.algorithm = str("run.algorithm");
+    // run.phases only exists for the techniques that use it: the others run once, at its first value.
+    const bool phases_unused = !technique(r.algorithm).check_phases && is_given("run.phases");
+    if (phases_unused && v.at("run.phases") != given_.at("run.phases").values.front()) return std::nullopt;
     for (const auto& p : params_) {
       auto it = given_.find(p.key);
-      if (it != given_.end() && (it->second.sweep || it->second.origin == Origin::Set))
+      if (it != given_.end() && (it->second.sweep || it->second.origin == Origin::Set) &&
+          !(phases_unused && p.key == "run.phases"))
         r.params.emplace_back(p.key, value_text(v.at(p.key)));
     }
     const std::string label = point_label(r);
@@ -250,8 +259,8 @@ class Expander {
                                   ? "point " + std::to_string(point + 1) + " of " + std::to_string(total) +
                                         (label.empty() ? "" : " (" + label + ")") + ": "
                                   : "";
-    r.algorithm = str("run.algorithm");
     r.ranks = static_cast<int>(num("run.ranks"));
+    r.phases = phases_unused ? 0 : static_cast<int>(num("run.phases"));
     r.iterations = static_cast<int>(num("run.iterations"));
     const std::string pname = str("run.platform");
     r.platform = platform(pname, s).spec;
@@ -288,13 +297,24 @@ class Expander {
       }
     }
     r.workload.kind = str("workload.kind");
-    r.workload.nx = num("workload.nx");
+    if (const std::string preset = str("workload.preset"); preset != "none") {
+      const Stem2Preset& p = stem2_preset(preset);
+      r.workload.nx = p.nx;
+      r.workload.ny = p.ny;
+      r.workload.nz = p.nz;
+      r.workload.nl = p.nl;
+      r.workload.nchem = p.nchem;
+    } else {
+      r.workload.nx = num("workload.nx");
+      r.workload.ny = num("workload.ny");
+      r.workload.nz = num("workload.nz");
+      r.workload.nl = num("workload.nl");
+      r.workload.nchem = num("workload.nchem");
+    }
     r.workload.bx = num("workload.bx");
     r.workload.element_size = num("workload.element_size");
     r.workload.seed = static_cast<std::uint64_t>(num("workload.seed"));
     r.workload.file = str("workload.file");
-    r.workload.ny = num("workload.ny");
-    r.workload.nz = num("workload.nz");
     r.access = str("run.access") == "read" ? Access::Read : Access::Write;
     r.hints.cb_buffer_size = num("hints.cb_buffer_size");
     r.hints.cb_nodes = static_cast<int>(num("hints.cb_nodes"));
@@ -323,6 +343,8 @@ class Expander {
       throw ConfigError(where + "workload.nx x workload.element_size = " + std::to_string(r.workload.nx) +
                         " x " + std::to_string(r.workload.element_size) +
                         " bytes does not fit in a 64-bit file offset");
+    if (const auto& check = technique(r.algorithm).check_phases)
+      if (const std::string why = check(r.phases, r.ranks); !why.empty()) throw ConfigError(where + why);
     if (opt_.check_techniques) check_technique(r, where);
     return r;
   }
@@ -334,7 +356,9 @@ class Expander {
                             (w.kind == "irregular" ? std::to_string(w.seed)
                              : w.kind == "lists"   ? w.file
                              : w.kind == "block3d" ? std::to_string(w.ny) + "x" + std::to_string(w.nz)
-                                                   : std::to_string(w.bx));
+                             : w.kind == "stem2"   ? std::to_string(w.ny) + "x" + std::to_string(w.nz) + "x" +
+                                                       std::to_string(w.nl) + "x" + std::to_string(w.nchem)
+                                                 : std::to_string(w.bx));
     auto it = checked_.find(key);
     if (it == checked_.end()) {
       std::string reason;
@@ -455,8 +479,19 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin, c
 
   check_name(s.name, origin + ": ");
   std::vector<std::string> missing;
+  // A preset gives workload.nx and the other extents (checked below).
+  const auto none = Value{std::string("none")};
+  const bool preset =
+      given.count("workload.preset") > 0 &&
+      std::find(given["workload.preset"].values.begin(), given["workload.preset"].values.end(), none) ==
+          given["workload.preset"].values.end();
+  if (given.count("workload.preset") && !preset && given["workload.preset"].values.size() > 1)
+    throw ConfigError(
+        "workload.preset sweeps \"none\" together with presets; sweep presets only, or give the "
+        "extents (workload.nx, ny, nz, nl, nchem) in a separate scenario");
   for (const auto& p : params)
-    if (p.required() && !given.count(p.key)) missing.push_back(p.key + " (" + p.help + ")");
+    if (p.required() && !given.count(p.key) && !(preset && p.key == "workload.nx"))
+      missing.push_back(p.key + " (" + p.help + ")");
   if (!missing.empty())
     throw ConfigError(origin + ": missing required parameter" + (missing.size() > 1 ? "s " : " ") +
                       join(missing, "; "));
@@ -467,18 +502,23 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin, c
   const auto uses = [&](const std::string& kind) {
     return std::find(kinds.begin(), kinds.end(), Value{kind}) != kinds.end();
   };
-  if (given.count("workload.bx") && !uses("block-cyclic"))
-    throw ConfigError(
-        "workload.bx is given but workload.kind is not block-cyclic, the only kind that uses it");
-  if (given.count("workload.seed") && !uses("irregular"))
-    throw ConfigError(
-        "workload.seed is given but workload.kind is not irregular, the only kind that uses it");
-  if (given.count("workload.file") && !uses("lists"))
-    throw ConfigError("workload.file is given but workload.kind is not lists, the only kind that uses it");
-  for (const char* key : {"workload.ny", "workload.nz"})
-    if (given.count(key) && !uses("block3d"))
-      throw ConfigError(std::string(key) +
-                        " is given but workload.kind is not block3d, the only kind that uses it");
+  for (const auto& [key, g] : given) {  // a workload key that no given kind uses is a mistake
+    const std::vector<std::string> users = kinds_using(key);
+    if (!users.empty() && std::none_of(users.begin(), users.end(), uses))
+      throw ConfigError(key + " is given but workload.kind is not " + join(users, " or ") +
+                        (users.size() == 1 ? ", the only kind that uses it" : ", the kinds that use it"));
+  }
+  if (preset) {
+    if (!std::all_of(kinds.begin(), kinds.end(),
+                     [](const Value& k) { return k == Value{std::string("stem2")}; }))
+      throw ConfigError("workload.preset is given but workload.kind is not stem2 at every point");
+    for (const char* key : {"workload.nx", "workload.ny", "workload.nz", "workload.nl", "workload.nchem"})
+      if (given.count(key))
+        throw ConfigError(
+            "workload.preset and " + std::string(key) +
+            " are both given; the preset sets workload.nx, ny, nz, nl and nchem (give one or the "
+            "other)");
+  }
 
   Expander(params, given, std::move(inline_platforms), opt, fs::path(origin).parent_path()).run(s);
   return s;
@@ -518,16 +558,27 @@ std::string effective_config_toml(const Scenario& s) {
       continue;
     }
     if (set.values.empty()) continue;
-    const auto unused_by_all = [&](const char* kind) {
+    const auto unused_by_all = [&](const std::string& kind) {
       return std::none_of(s.runs.begin(), s.runs.end(),
                           [&](const RunSpec& r) { return r.workload.kind == kind; });
     };
-    if (set.origin == Origin::Default &&
-        ((set.key == "workload.bx" && unused_by_all("block-cyclic")) ||
-         (set.key == "workload.seed" && unused_by_all("irregular")) ||
-         (set.key == "workload.file" && unused_by_all("lists")) ||
-         ((set.key == "workload.ny" || set.key == "workload.nz") && unused_by_all("block3d")))) {
+    const std::vector<std::string> users = kinds_using(set.key);
+    if (set.origin == Origin::Default && !users.empty() &&
+        std::all_of(users.begin(), users.end(), unused_by_all)) {
       out << "# " << k << " = " << value_toml(set.values[0]) << "  # default, unused by this workload.kind\n";
+      continue;
+    }
+    const auto preset_given = [&] {
+      return !unused_by_all("stem2") &&
+             std::any_of(s.settings.begin(), s.settings.end(), [](const Setting& x) {
+               return x.key == "workload.preset" && x.origin != Origin::Default;
+             });
+    };
+    if (set.origin == Origin::Default &&
+        (set.key == "workload.ny" || set.key == "workload.nz" || set.key == "workload.nl" ||
+         set.key == "workload.nchem") &&
+        preset_given()) {
+      out << "# " << k << " = " << value_toml(set.values[0]) << "  # default, set by workload.preset\n";
       continue;
     }
     std::vector<std::string> vals;

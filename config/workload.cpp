@@ -2,6 +2,7 @@
 
 #include <toml++/toml.h>
 
+#include <climits>
 #include <stdexcept>
 
 #include "algorithms/common/distribution.hpp"
@@ -48,6 +49,34 @@ std::vector<std::vector<Tuple>> read_lists(const std::string& path, int ranks) {
 
 }  // namespace
 
+const std::vector<Stem2Preset>& stem2_presets() {
+  // Table 1 of seed 003: Nx, Ny, Nz, Nl, Nph and the size in MB of 4-byte reals (35.7, 71.4, 53.9: MiB).
+  static const std::vector<Stem2Preset> list = {
+      {"sl1", 61, 61, 15, 56, 3},  // "a real matrix extracted from simulation environments"
+      {"sl2", 61, 61, 15, 56, 6},  // synthetic: twice SL1 along Nph
+      {"sl3", 92, 61, 15, 56, 3},  // synthetic: 1.5 times SL1 along Nx
+  };
+  return list;
+}
+
+const Stem2Preset& stem2_preset(const std::string& name) {
+  std::string valid;
+  for (const auto& p : stem2_presets()) {
+    if (p.name == name) return p;
+    valid += (valid.empty() ? "" : ", ") + p.name;
+  }
+  throw std::invalid_argument("unknown workload.preset '" + name + "' (valid: " + valid + ")");
+}
+
+std::vector<std::string> kinds_using(const std::string& key) {
+  if (key == "workload.bx") return {"block-cyclic"};
+  if (key == "workload.seed") return {"irregular"};
+  if (key == "workload.file") return {"lists"};
+  if (key == "workload.ny" || key == "workload.nz") return {"block3d", "stem2"};
+  if (key == "workload.nl" || key == "workload.nchem" || key == "workload.preset") return {"stem2"};
+  return {};
+}
+
 const std::vector<WorkloadInfo>& workloads() {
   static const std::vector<WorkloadInfo> list = {
       {"block-cyclic",
@@ -63,6 +92,12 @@ const std::vector<WorkloadInfo>& workloads() {
        "3-D array of nx x ny x nz entries (C order, nx slowest) block-distributed over a process grid from "
        "MPI_Dims_create, as ROMIO's coll_perf does with MPI_Type_create_darray (block = ceil(n/p) per "
        "dimension; trailing ranks may hold less or nothing)."},
+      {"stem2",
+       "5-D Fortran (column-major) array SL(x, y, z, l, ph) of 4-byte reals of STEM-II (seed 003 §4, Fig. "
+       "3): "
+       "workload.nx, ny, nz, nl, nchem or workload.preset = sl1 | sl2 | sl3 (Table 1); the y rows are "
+       "block-distributed over the ranks (the first Ny mod Np ranks hold one row more), the other "
+       "dimensions are whole."},
   };
   return list;
 }
@@ -73,6 +108,14 @@ Distribution make_distribution(const WorkloadSpec& w, int ranks) {
   if (w.kind == "irregular") return irregular(w.nx, ranks, w.seed);
   if (w.kind == "lists") return from_lists(w.nx, read_lists(w.file, ranks));
   if (w.kind == "block3d") return block3d(w.nx, w.ny, w.nz, ranks);
+  if (w.kind == "stem2") {
+    Distribution d = stem2(w.nx, w.ny, w.nz, w.nl, w.nchem, ranks);
+    if (d.nx > INT64_MAX / w.element_size)
+      throw std::invalid_argument(
+          "stem2: nx*ny*nz*nl*nchem x workload.element_size = " + std::to_string(d.nx) + " x " +
+          std::to_string(w.element_size) + " bytes overflows 64 bits");
+    return d;
+  }
   std::string valid;
   for (const auto& k : workloads()) valid += (valid.empty() ? "" : ", ") + k.name;
   throw std::invalid_argument("unknown workload '" + w.kind + "' (valid: " + valid + ")");

@@ -1,6 +1,7 @@
 // Workloads: how a WorkloadSpec becomes a Distribution of the global vector over the ranks.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,20 @@ struct WorkloadInfo {
   std::string name;
   std::string description;
 };
+
+/// The extents of one of the STEM-II arrays of Multiple-Phase Collective I/O's Table 1 (shared/seeds/003).
+struct Stem2Preset {
+  std::string name;  ///< "sl1", ...
+  std::int64_t nx, ny, nz, nl, nchem;
+};
+/// SL1, SL2, SL3 of Table 1, in that order.
+const std::vector<Stem2Preset>& stem2_presets();
+/// The preset called `name`; throws std::invalid_argument naming the valid ones.
+const Stem2Preset& stem2_preset(const std::string& name);
+
+/// The workload kinds that use a workload.* key ("workload.bx": block-cyclic; ...), or none when every kind
+/// uses it or the key is not a kind-specific workload key.
+std::vector<std::string> kinds_using(const std::string& key);
 
 /// The registered workload kinds, in a fixed order.
 const std::vector<WorkloadInfo>& workloads();

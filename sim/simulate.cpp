@@ -161,7 +161,11 @@ RunResult simulate(const RunSpec& spec) {
   const Distribution dist = make_distribution(spec.workload, spec.ranks);
   const TechniqueInfo& tech = technique(spec.algorithm);
   if (const std::string why = tech.check(dist); !why.empty()) throw std::invalid_argument(why);
-  const TechniqueInput in{&dist, spec.workload.element_size, kFileName, spec.iterations, spec.hints};
+  if (tech.check_phases)
+    if (const std::string why = tech.check_phases(spec.phases, spec.ranks); !why.empty())
+      throw std::invalid_argument(why);
+  const TechniqueInput in{&dist,      spec.workload.element_size, kFileName, spec.iterations, spec.hints,
+                          spec.phases};
   check_hints(in.hints);
   bool verified = false;
   if (spec.access == Access::Read) {

@@ -113,7 +113,7 @@ TEST_CASE("parameters: declared once, unique, choices from the registries") {
   CHECK(param(params, "network.mpi").choices == nets);
   CHECK(param(params, "run.platform").choices == std::vector<std::string>{"p1", "p2"});
   CHECK(param(params, "workload.kind").choices ==
-        std::vector<std::string>{"block-cyclic", "irregular", "lists", "block3d"});
+        std::vector<std::string>{"block-cyclic", "irregular", "lists", "block3d", "stem2"});
   CHECK(param(params, "run.iterations").default_text() == "1");
   CHECK(param(params, "network.io").default_text() == "(platform's)");
   CHECK(param(params, "workload.nx").required());

@@ -331,8 +331,8 @@ TEST_CASE("Block I/O writes each rank's entries contiguously in rank order", "[b
 TEST_CASE("technique registry, fill_entry and expected files", "[technique]") {
   std::vector<std::string> names;
   for (const TechniqueInfo& t : techniques()) names.push_back(t.name);
-  REQUIRE(names ==
-          std::vector<std::string>{"iec", "block", "two-phase", "list-io", "independent", "gathered"});
+  REQUIRE(names == std::vector<std::string>{"iec", "block", "two-phase", "list-io", "independent", "gathered",
+                                            "multiple-phase", "sequential"});
   CHECK(technique("iec").layout == FileLayout::Logical);
   CHECK(technique("block").layout == FileLayout::RankMajor);
   CHECK_THAT(technique("iec").citation, Catch::Contains("Singh") && Catch::Contains("2009"));
@@ -350,7 +350,8 @@ TEST_CASE("technique registry, fill_entry and expected files", "[technique]") {
     FAIL("no exception");
   } catch (const std::invalid_argument& e) {
     CHECK(std::string(e.what()) ==
-          "unknown algorithm 'x' (valid: iec, block, two-phase, list-io, independent, gathered)");
+          "unknown algorithm 'x' (valid: iec, block, two-phase, list-io, independent, gathered, "
+          "multiple-phase, sequential)");
   }
 
   std::vector<std::byte> four(4), two(2), twelve(12);

@@ -233,6 +233,43 @@ Distribution block3d(std::int64_t gx, std::int64_t gy, std::int64_t gz, int np) 
   return d;
 }
 
+std::pair<std::int64_t, std::int64_t> block_rows(std::int64_t n, int np, int p) {
+  if (n < 0 || np <= 0 || p < 0 || p >= np)
+    throw std::invalid_argument("block_rows needs n >= 0, Np > 0 and 0 <= rank < Np (n=" + s(n) +
+                                ", Np=" + s(np) + ", rank=" + s(p) + ")");
+  const std::int64_t q = n / np;
+  const std::int64_t extra = n % np;  // the first `extra` ranks hold one row more
+  const std::int64_t begin = p * q + std::min<std::int64_t>(p, extra);
+  return {begin, begin + q + (p < extra ? 1 : 0)};
+}
+
+Distribution stem2(std::int64_t nx, std::int64_t ny, std::int64_t nz, std::int64_t nl, std::int64_t nchem,
+                   int np) {
+  const std::string vals = " (nx=" + s(nx) + ", ny=" + s(ny) + ", nz=" + s(nz) + ", nl=" + s(nl) +
+                           ", nchem=" + s(nchem) + ", Np=" + s(np) + ")";
+  if (nx <= 0 || ny <= 0 || nz <= 0 || nl <= 0 || nchem <= 0 || np <= 0)
+    throw std::invalid_argument("stem2 needs nx, ny, nz, nl, nchem and Np > 0" + vals);
+  std::int64_t total = 1;
+  for (const std::int64_t e : {nx, ny, nz, nl, nchem}) {
+    if (total > INT64_MAX / e)
+      throw std::invalid_argument("stem2: nx*ny*nz*nl*nchem overflows 64 bits" + vals);
+    total *= e;
+  }
+  Distribution d;
+  d.nx = total;
+  const std::int64_t plane = nx * ny;         // one (z, l, ph): Nx*Ny entries, x fastest (Fig. 3)
+  const std::int64_t planes = total / plane;  // Nz*Nl*Nph
+  for (int p = 0; p < np; ++p) {
+    const auto [y0, y1] = block_rows(ny, np, p);
+    if (y1 == y0) {
+      d.per_rank.push_back(Datatype{});  // more ranks than y rows: this rank holds nothing
+      continue;
+    }
+    d.per_rank.push_back(Datatype{{{y0 * nx, (y1 - y0) * nx}}, planes, plane});
+  }
+  return d;
+}
+
 Distribution from_lists(std::int64_t nx, std::vector<std::vector<Tuple>> lists) {
   Distribution d;
   d.nx = nx;

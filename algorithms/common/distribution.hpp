@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/common/datatype.hpp"
@@ -38,6 +39,20 @@ std::vector<int> dims_create(int nnodes, int ndims);
 /// hold less or nothing. Each rank stores its block in C order. Throws std::invalid_argument on
 /// non-positive sizes.
 Distribution block3d(std::int64_t gx, std::int64_t gy, std::int64_t gz, int np);
+
+/// The rows [begin, end) of n rows that rank p of np holds in a balanced block distribution: the first
+/// n mod np ranks hold ceil(n/np) rows, the others floor(n/np) (ranks past n hold none). Requires n >= 0,
+/// np > 0 and 0 <= p < np; throws std::invalid_argument otherwise.
+std::pair<std::int64_t, std::int64_t> block_rows(std::int64_t n, int np, int p);
+
+/// A STEM-II array SL(x, y, z, l, ph) of Multiple-Phase Collective I/O (Singh et al., shared/seeds/003_*.txt,
+/// §4, Fig. 3): Nx*Ny*Nz*Nl*Nph entries in Fortran (column-major) order, so entry (x, y, z, l, ph) is
+/// x + Nx*(y + Ny*(z + Nz*(l + Nl*ph))); y is block-distributed over the ranks (block_rows), the other
+/// dimensions are whole. Rank p's datatype is the single tuple {y0*Nx, (y1-y0)*Nx} replicated Nz*Nl*Nph
+/// times with a stride of Nx*Ny (a rank without rows holds nothing); it stores its entries in that order.
+/// Throws std::invalid_argument on non-positive extents or a total that overflows 64 bits.
+Distribution stem2(std::int64_t nx, std::int64_t ny, std::int64_t nz, std::int64_t nl, std::int64_t nchem,
+                   int np);
 
 /// A distribution from explicit lists of {offset, length} tuples (one list per rank, in storage order).
 /// Throws std::invalid_argument unless the lists partition [0, Nx), naming the first missing or duplicated

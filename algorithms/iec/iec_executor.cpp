@@ -7,6 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "algorithms/common/butterfly.hpp"
 #include "algorithms/iec/iec.hpp"
 
 namespace ciosim::iec {
@@ -80,13 +81,10 @@ void execute(Process& p, const RankPlan& plan, std::int64_t element_size, LocalD
   for (int ph = 0; ph < static_cast<int>(plan.phases.size()); ++ph) {
     const Phase& phase = plan.phases[static_cast<std::size_t>(ph)];
     p.phase("exchange" + std::to_string(ph));
-    std::vector<std::byte> staging = pack_send(plan, ph, es, buffer);
-    p.compute(
-        Work{.bytes_copied = static_cast<std::int64_t>(staging.size()), .tuples = tuples_of(phase.send)});
-    std::vector<Request> reqs{
-        p.isend(phase.partner, kExchangeTagBase + ph, staging),
-        p.irecv(phase.partner, kExchangeTagBase + ph, receive_region(plan, ph, es, buffer))};
-    p.waitall(reqs);  // L6
+    // Pack by the send datatype, isend + irecv into the phase's receive region, waitall (L5-L6): the step
+    // Multiple-Phase Collective I/O takes too.
+    butterfly::exchange(p, phase.partner, kExchangeTagBase + ph, buffer, phase.send, es,
+                        receive_region(plan, ph, es, buffer));
   }
   p.phase("pack");
   std::vector<std::byte> output = pack_chunk(plan, buffer, es);

@@ -5,6 +5,7 @@
 #include <bit>
 #include <stdexcept>
 
+#include "algorithms/common/butterfly.hpp"
 #include "algorithms/common/distribution.hpp"
 #include "algorithms/iec/iec.hpp"
 
@@ -42,11 +43,7 @@ int num_phases(int np) {
 }
 
 int partner(int r, int ph) {
-  if (r < 0 || ph < 0 || ph > 30)
-    throw std::invalid_argument("partner: needs rank >= 0 and 0 <= phase <= 30 (rank=" + s(r) +
-                                ", phase=" + s(ph) + ")");
-  const int bit = 1 << ph;
-  return r % (2 * bit) < bit ? r + bit : r - bit;  // L5
+  return butterfly::partner(r, ph);  // L5: the pairing of Multiple-Phase Collective I/O's Fig. 5 (seed 003)
 }
 
 std::int64_t alloc_offset(int r, std::int64_t nx, int np) {
@@ -83,8 +80,7 @@ std::string check(const Distribution& d) {
   const int np = d.nprocs();
   const std::int64_t nx = d.nx;
   const std::string vals = " (Nx=" + s(nx) + ", Np=" + s(np) + ")";
-  if (np <= 0 || !std::has_single_bit(static_cast<unsigned>(np)))
-    return "IEC needs a power-of-two number of ranks (Np=" + s(np) + "; valid: 1, 2, 4, 8, 16, ...)";
+  if (std::string why = butterfly::check_ranks(np, "IEC"); !why.empty()) return why;
   if (nx <= 0 || (np > 1 && nx % (2 * static_cast<std::int64_t>(np)) != 0))
     return "IEC needs Nx > 0 divisible by 2*Np so that every phase exchanges Nx/(2*Np) entries" + vals;
   if (std::string why = check_partition(d); !why.empty()) return "IEC needs a partition of x: " + why;
