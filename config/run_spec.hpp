@@ -32,14 +32,17 @@ struct PlatformSpec {
 };
 
 struct WorkloadSpec {
-  std::string kind = "block-cyclic";  ///< a workloads() name: "block-cyclic", "irregular", "lists", "block3d"
-  std::int64_t nx = 0;                ///< entries of the global vector (block3d: the slowest dimension)
-  std::int64_t ny = 1;                ///< block3d: the middle dimension
-  std::int64_t nz = 1;                ///< block3d: the fastest dimension
-  std::int64_t bx = 1;                ///< block size in entries (block-cyclic)
-  std::int64_t element_size = 4;      ///< bytes per entry
-  std::uint64_t seed = 1;             ///< irregular: random seed
-  std::string file;                   ///< lists: TOML file with each rank's (offset, length) tuples
+  std::string kind =
+      "block-cyclic";   ///< a workloads() name: "block-cyclic", "irregular", "lists", "block3d", "mesh"
+  std::int64_t nx = 0;  ///< entries of the global vector (block3d: the slowest dimension; mesh: mesh nodes)
+  std::int64_t ny = 1;  ///< block3d: the middle dimension
+  std::int64_t nz = 1;  ///< block3d: the fastest dimension
+  std::int64_t bx = 1;  ///< block size in entries (block-cyclic)
+  std::int64_t element_size = 4;  ///< bytes per entry
+  std::uint64_t seed = 1;         ///< irregular: random seed
+  std::string file;               ///< lists: TOML file with each rank's (offset, length) tuples
+  std::string partition;          ///< mesh: the partition file (one owner rank per mesh node and line)
+  std::int64_t load = 1;          ///< mesh: entries per mesh node (the kernel's load L)
 };
 
 /// What a run measures: the technique's write, or its read of a file written beforehand (untimed).

@@ -284,6 +284,8 @@ class Expander {
     r.workload.file = str("workload.file");
     r.workload.ny = num("workload.ny");
     r.workload.nz = num("workload.nz");
+    r.workload.partition = str("workload.partition");
+    r.workload.load = num("workload.load");
     r.access = str("run.access") == "read" ? Access::Read : Access::Write;
     r.hints.cb_buffer_size = num("hints.cb_buffer_size");
     r.hints.cb_nodes = static_cast<int>(num("hints.cb_nodes"));
@@ -293,6 +295,7 @@ class Expander {
     r.hints.striping_unit = num("hints.striping_unit");
     r.hints.version = romio_version_from_name(str("hints.romio_version"));
     r.hints.listio_batch = static_cast<int>(num("hints.listio_batch"));
+    r.hints.lap = lap_criterion_from_name(str("hints.lap"));
     try {
       check_hints(r.hints);
     } catch (const std::invalid_argument& e) {
@@ -301,6 +304,13 @@ class Expander {
     if (!r.workload.file.empty() && fs::path(r.workload.file).is_relative() &&
         given_.at("workload.file").origin == Origin::Scenario)
       r.workload.file = (base_dir_ / r.workload.file).string();
+    if (!r.workload.partition.empty() && fs::path(r.workload.partition).is_relative() &&
+        given_.at("workload.partition").origin == Origin::Scenario)
+      r.workload.partition = (base_dir_ / r.workload.partition).string();
+    if (r.hints.lap != LapCriterion::None && r.access == Access::Read && r.algorithm == "two-phase")
+      throw ConfigError(
+          where + "hints.lap = " + quote(lap_criterion_name(r.hints.lap)) +
+          " applies to two-phase writes only; use run.access = \"write\" or hints.lap = \"none\"");
 
     const std::int64_t cores = std::int64_t{r.platform.nodes} * r.platform.cores_per_node;
     if (r.ranks > cores)
@@ -308,6 +318,11 @@ class Expander {
                         std::to_string(cores) + " cores of platform " + quote(pname) +
                         " (platform.nodes = " + std::to_string(r.platform.nodes) +
                         " x platform.cores_per_node = " + std::to_string(r.platform.cores_per_node) + ")");
+    if (r.workload.kind == "mesh" && r.workload.nx > INT64_MAX / r.workload.element_size / r.workload.load)
+      throw ConfigError(
+          where + "workload.nx x workload.load x workload.element_size = " + std::to_string(r.workload.nx) +
+          " x " + std::to_string(r.workload.load) + " x " + std::to_string(r.workload.element_size) +
+          " bytes does not fit in a 64-bit file offset");
     if (r.workload.nx > INT64_MAX / r.workload.element_size)
       throw ConfigError(where + "workload.nx x workload.element_size = " + std::to_string(r.workload.nx) +
                         " x " + std::to_string(r.workload.element_size) +
@@ -323,6 +338,7 @@ class Expander {
                             (w.kind == "irregular" ? std::to_string(w.seed)
                              : w.kind == "lists"   ? w.file
                              : w.kind == "block3d" ? std::to_string(w.ny) + "x" + std::to_string(w.nz)
+                             : w.kind == "mesh"    ? w.partition + "|" + std::to_string(w.load)
                                                    : std::to_string(w.bx));
     auto it = checked_.find(key);
     if (it == checked_.end()) {
@@ -458,6 +474,10 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin, c
         "workload.seed is given but workload.kind is not irregular, the only kind that uses it");
   if (given.count("workload.file") && !uses("lists"))
     throw ConfigError("workload.file is given but workload.kind is not lists, the only kind that uses it");
+  for (const char* key : {"workload.partition", "workload.load"})
+    if (given.count(key) && !uses("mesh"))
+      throw ConfigError(std::string(key) +
+                        " is given but workload.kind is not mesh, the only kind that uses it");
   for (const char* key : {"workload.ny", "workload.nz"})
     if (given.count(key) && !uses("block3d"))
       throw ConfigError(std::string(key) +
@@ -509,7 +529,8 @@ std::string effective_config_toml(const Scenario& s) {
         ((set.key == "workload.bx" && unused_by_all("block-cyclic")) ||
          (set.key == "workload.seed" && unused_by_all("irregular")) ||
          (set.key == "workload.file" && unused_by_all("lists")) ||
-         ((set.key == "workload.ny" || set.key == "workload.nz") && unused_by_all("block3d")))) {
+         ((set.key == "workload.ny" || set.key == "workload.nz") && unused_by_all("block3d")) ||
+         ((set.key == "workload.partition" || set.key == "workload.load") && unused_by_all("mesh")))) {
       out << "# " << k << " = " << value_toml(set.values[0]) << "  # default, unused by this workload.kind\n";
       continue;
     }

@@ -2,6 +2,9 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
+#include <charconv>
+#include <fstream>
 #include <stdexcept>
 
 #include "algorithms/common/distribution.hpp"
@@ -48,6 +51,47 @@ std::vector<std::vector<Tuple>> read_lists(const std::string& path, int ranks) {
 
 }  // namespace
 
+std::vector<int> read_partition(const std::string& path, std::int64_t nodes, int ranks) {
+  if (path.empty())
+    throw std::invalid_argument("workload mesh needs workload.partition (a file of one owner rank per line)");
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("workload.partition '" + path + "' cannot be read");
+  std::vector<int> owner;
+  std::string line;
+  int top = -1;
+  for (std::int64_t no = 1; std::getline(in, line); ++no) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+      line.pop_back();
+    std::size_t b = line.find_first_not_of(" \t");
+    if (b == std::string::npos) {
+      if (in.peek() == std::char_traits<char>::eof()) break;  // a trailing empty line
+      throw std::invalid_argument("workload.partition '" + path + "' line " + std::to_string(no) +
+                                  " is empty (expected one rank per mesh node)");
+    }
+    int r = -1;
+    const char* first = line.data() + b;
+    const char* last = line.data() + line.size();
+    const auto [end, ec] = std::from_chars(first, last, r);
+    if (ec != std::errc() || end != last || r < 0)
+      throw std::invalid_argument("workload.partition '" + path + "' line " + std::to_string(no) + ": '" +
+                                  line + "' is not a rank (a non-negative integer)");
+    if (r >= ranks)
+      throw std::invalid_argument("workload.partition '" + path + "' line " + std::to_string(no) +
+                                  " assigns rank " + std::to_string(r) + " but run.ranks = " +
+                                  std::to_string(ranks) + " (ranks 0.." + std::to_string(ranks - 1) + ")");
+    top = std::max(top, r);
+    owner.push_back(r);
+  }
+  if (static_cast<std::int64_t>(owner.size()) != nodes)
+    throw std::invalid_argument("workload.partition '" + path + "' has " + std::to_string(owner.size()) +
+                                " lines (mesh nodes) but workload.nx = " + std::to_string(nodes));
+  if (top + 1 != ranks)
+    throw std::invalid_argument("workload.partition '" + path + "' is a partition into " +
+                                std::to_string(top + 1) + " parts (ranks 0.." + std::to_string(top) +
+                                ") but run.ranks = " + std::to_string(ranks));
+  return owner;
+}
+
 const std::vector<WorkloadInfo>& workloads() {
   static const std::vector<WorkloadInfo> list = {
       {"block-cyclic",
@@ -63,6 +107,12 @@ const std::vector<WorkloadInfo>& workloads() {
        "3-D array of nx x ny x nz entries (C order, nx slowest) block-distributed over a process grid from "
        "MPI_Dims_create, as ROMIO's coll_perf does with MPI_Type_create_darray (block = ceil(n/p) per "
        "dimension; trailing ranks may hold less or nothing)."},
+      {"mesh",
+       "The BIPS3D I/O kernel (Filgueira et al., VECPAR 2008): workload.nx mesh nodes, the owner rank of "
+       "each "
+       "read from workload.partition (one rank per line, METIS's asignacionP format), workload.load entries "
+       "per node; the file is node-major and each rank writes its owned nodes, in order, through an indexed "
+       "view of its maximal runs of consecutive nodes."},
   };
   return list;
 }
@@ -73,6 +123,7 @@ Distribution make_distribution(const WorkloadSpec& w, int ranks) {
   if (w.kind == "irregular") return irregular(w.nx, ranks, w.seed);
   if (w.kind == "lists") return from_lists(w.nx, read_lists(w.file, ranks));
   if (w.kind == "block3d") return block3d(w.nx, w.ny, w.nz, ranks);
+  if (w.kind == "mesh") return mesh(read_partition(w.partition, w.nx, ranks), ranks, w.load);
   std::string valid;
   for (const auto& k : workloads()) valid += (valid.empty() ? "" : ", ") + k.name;
   throw std::invalid_argument("unknown workload '" + w.kind + "' (valid: " + valid + ")");

@@ -158,7 +158,7 @@ TEST_CASE("lapjv: optimal on random matrices with ties, against brute force and 
   CHECK(checked == 6 * 4 * 60 + 2 * 4 * 12);
 }
 
-TEST_CASE("lapjv: large entries neither crash nor overflow; out-of-bound entries are refused", "[lap]") {
+TEST_CASE("lapjv: large entries neither crash nor overflow, out-of-bound entries are refused", "[lap]") {
   // AVN benefits reach N / hosts (mesh4 on 2 hosts: 144824), above the reference's BIG = 100000 at which
   // it crashes (collective-io-notes §2.2). Here far larger values are solved exactly.
   Rng rng{7};
