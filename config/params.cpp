@@ -137,6 +137,9 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
       make("workload.partition", T::String, "", Value{std::string("")},
            "mesh workload: the partition file, one owner rank per mesh node and line (BIPS3D's asignacionP; "
            "a path relative to the scenario file); workload.nx is the number of mesh nodes"),
+      make("workload.graph", T::String, "", Value{std::string("")},
+           "mesh workload: a METIS graph file (`N M`, then each node's neighbours, 1-based) partitioned into "
+           "run.ranks parts with METIS_PartGraphKway, instead of workload.partition"),
       ranged(make("workload.load", T::Size, "entries", Value{std::int64_t{1}},
                   "mesh workload: entries (floats with element_size 4) per mesh node, the kernel's load L"),
              1, std::int64_t{1} << 30),

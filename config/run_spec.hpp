@@ -32,8 +32,7 @@ struct PlatformSpec {
 };
 
 struct WorkloadSpec {
-  std::string kind =
-      "block-cyclic";   ///< a workloads() name: "block-cyclic", "irregular", "lists", "block3d", "mesh"
+  std::string kind = "block-cyclic";  ///< a workloads() name (config/workload.hpp)
   std::int64_t nx = 0;  ///< entries of the global vector (block3d: the slowest dimension; mesh: mesh nodes)
   std::int64_t ny = 1;  ///< block3d: the middle dimension
   std::int64_t nz = 1;  ///< block3d: the fastest dimension
@@ -42,6 +41,7 @@ struct WorkloadSpec {
   std::uint64_t seed = 1;         ///< irregular: random seed
   std::string file;               ///< lists: TOML file with each rank's (offset, length) tuples
   std::string partition;          ///< mesh: the partition file (one owner rank per mesh node and line)
+  std::string graph;              ///< mesh: a METIS graph file, partitioned with METIS instead
   std::int64_t load = 1;          ///< mesh: entries per mesh node (the kernel's load L)
 };
 

@@ -285,6 +285,7 @@ class Expander {
     r.workload.ny = num("workload.ny");
     r.workload.nz = num("workload.nz");
     r.workload.partition = str("workload.partition");
+    r.workload.graph = str("workload.graph");
     r.workload.load = num("workload.load");
     r.access = str("run.access") == "read" ? Access::Read : Access::Write;
     r.hints.cb_buffer_size = num("hints.cb_buffer_size");
@@ -307,6 +308,9 @@ class Expander {
     if (!r.workload.partition.empty() && fs::path(r.workload.partition).is_relative() &&
         given_.at("workload.partition").origin == Origin::Scenario)
       r.workload.partition = (base_dir_ / r.workload.partition).string();
+    if (!r.workload.graph.empty() && fs::path(r.workload.graph).is_relative() &&
+        given_.at("workload.graph").origin == Origin::Scenario)
+      r.workload.graph = (base_dir_ / r.workload.graph).string();
     if (r.hints.lap != LapCriterion::None && r.access == Access::Read && r.algorithm == "two-phase")
       throw ConfigError(
           where + "hints.lap = " + quote(lap_criterion_name(r.hints.lap)) +
@@ -338,8 +342,8 @@ class Expander {
                             (w.kind == "irregular" ? std::to_string(w.seed)
                              : w.kind == "lists"   ? w.file
                              : w.kind == "block3d" ? std::to_string(w.ny) + "x" + std::to_string(w.nz)
-                             : w.kind == "mesh"    ? w.partition + "|" + std::to_string(w.load)
-                                                   : std::to_string(w.bx));
+                             : w.kind == "mesh" ? w.partition + "|" + w.graph + "|" + std::to_string(w.load)
+                                                : std::to_string(w.bx));
     auto it = checked_.find(key);
     if (it == checked_.end()) {
       std::string reason;
@@ -474,7 +478,7 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin, c
         "workload.seed is given but workload.kind is not irregular, the only kind that uses it");
   if (given.count("workload.file") && !uses("lists"))
     throw ConfigError("workload.file is given but workload.kind is not lists, the only kind that uses it");
-  for (const char* key : {"workload.partition", "workload.load"})
+  for (const char* key : {"workload.partition", "workload.graph", "workload.load"})
     if (given.count(key) && !uses("mesh"))
       throw ConfigError(std::string(key) +
                         " is given but workload.kind is not mesh, the only kind that uses it");
@@ -530,7 +534,8 @@ std::string effective_config_toml(const Scenario& s) {
          (set.key == "workload.seed" && unused_by_all("irregular")) ||
          (set.key == "workload.file" && unused_by_all("lists")) ||
          ((set.key == "workload.ny" || set.key == "workload.nz") && unused_by_all("block3d")) ||
-         ((set.key == "workload.partition" || set.key == "workload.load") && unused_by_all("mesh")))) {
+         ((set.key == "workload.partition" || set.key == "workload.graph" || set.key == "workload.load") &&
+          unused_by_all("mesh")))) {
       out << "# " << k << " = " << value_toml(set.values[0]) << "  # default, unused by this workload.kind\n";
       continue;
     }

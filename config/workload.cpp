@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "algorithms/common/distribution.hpp"
+#include "config/metis_partition.hpp"
 
 namespace ciosim {
 
@@ -110,7 +111,9 @@ const std::vector<WorkloadInfo>& workloads() {
       {"mesh",
        "The BIPS3D I/O kernel (Filgueira et al., VECPAR 2008): workload.nx mesh nodes, the owner rank of "
        "each "
-       "read from workload.partition (one rank per line, METIS's asignacionP format), workload.load entries "
+       "read from workload.partition (one rank per line, METIS's asignacionP format) or computed with METIS "
+       "from "
+       "workload.graph, workload.load entries "
        "per node; the file is node-major and each rank writes its owned nodes, in order, through an indexed "
        "view of its maximal runs of consecutive nodes."},
   };
@@ -123,7 +126,14 @@ Distribution make_distribution(const WorkloadSpec& w, int ranks) {
   if (w.kind == "irregular") return irregular(w.nx, ranks, w.seed);
   if (w.kind == "lists") return from_lists(w.nx, read_lists(w.file, ranks));
   if (w.kind == "block3d") return block3d(w.nx, w.ny, w.nz, ranks);
-  if (w.kind == "mesh") return mesh(read_partition(w.partition, w.nx, ranks), ranks, w.load);
+  if (w.kind == "mesh") {
+    if (w.partition.empty() == w.graph.empty())
+      throw std::invalid_argument(
+          "workload mesh needs exactly one of workload.partition (a partition file) and "
+          "workload.graph (a METIS graph file to partition)");
+    if (!w.graph.empty()) return mesh(metis_partition(read_metis_graph(w.graph, w.nx), ranks), ranks, w.load);
+    return mesh(read_partition(w.partition, w.nx, ranks), ranks, w.load);
+  }
   std::string valid;
   for (const auto& k : workloads()) valid += (valid.empty() ? "" : ", ") + k.name;
   throw std::invalid_argument("unknown workload '" + w.kind + "' (valid: " + valid + ")");
