@@ -21,6 +21,9 @@ namespace ciosim {
 struct Distribution {
   std::int64_t nx = 0;             ///< entries of the global vector
   std::vector<Datatype> per_rank;  ///< per rank: logical positions of its entries, in storage order
+  /// Entries per item of the application's domain (the mesh workload: one mesh node of `load` entries);
+  /// the LAP aggregator assignment counts in items. Every tuple of per_rank is a whole number of items.
+  std::int64_t unit = 1;
   int nprocs() const { return static_cast<int>(per_rank.size()); }
 };
 

@@ -134,8 +134,9 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
                         "how the entries of x are distributed over the ranks"),
                    workload_names()),
       make("workload.nx", T::Size, "entries", none,
-           "entries of the global vector x (a plain integer; sizes with units such as \"100MiB\" are not "
-           "accepted); stem2: Nx, the fastest dimension"),
+           "entries of the global vector x (block3d: the slowest dimension; stem2: Nx, the fastest "
+           "dimension; mesh: mesh nodes; a plain integer, sizes with units such as \"100MiB\" are not "
+           "accepted)"),
       make("workload.bx", T::Size, "entries", Value{std::int64_t{1}},
            "block size of the block-cyclic distribution"),
       make("workload.ny", T::Size, "entries", Value{std::int64_t{1}},
@@ -159,6 +160,15 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
       make("workload.file", T::String, "", Value{std::string("")},
            "lists workload: a TOML file whose array `ranks` holds each rank's [offset, length] tuples of x "
            "(a path relative to the scenario file)"),
+      make("workload.partition", T::String, "", Value{std::string("")},
+           "mesh workload: the partition file, one owner rank per mesh node and line (BIPS3D's asignacionP; "
+           "a path relative to the scenario file); workload.nx is the number of mesh nodes"),
+      make("workload.graph", T::String, "", Value{std::string("")},
+           "mesh workload: a METIS graph file (`N M`, then each node's neighbours, 1-based) partitioned into "
+           "run.ranks parts with METIS_PartGraphKway, instead of workload.partition"),
+      ranged(make("workload.load", T::Size, "entries", Value{std::int64_t{1}},
+                  "mesh workload: entries (floats with element_size 4) per mesh node, the kernel's load L"),
+             1, std::int64_t{1} << 30),
       ranged(from_platform(make("pvfs.io_servers", T::Int, "servers", none, "PVFS I/O servers")), 1, INT_MAX),
       from_platform(make("pvfs.stripe_size", T::Size, "bytes", none, "PVFS strip size")),
       ranged(from_platform(make("platform.nodes", T::Int, "nodes", none, "compute nodes")), 1, INT_MAX),
@@ -205,6 +215,12 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
       ranged(make("hints.listio_batch", T::Int, "regions", Value{std::int64_t{64}},
                   "regions per list-I/O request (ROMIO ad_pvfs2 MAX_ARRAY_SIZE = 64)"),
              1, INT_MAX),
+      with_choices(
+          make("hints.lap", T::Enum, "", Value{std::string("none")},
+               "two-phase write: choose the aggregators by the LAP assignment of file intervals to hosts "
+               "(Filgueira et al., VECPAR 2008) before each write: acn = most contiguous pieces, avn = most "
+               "data; none = cb_config_list as given"),
+          {"none", "acn", "avn"}),
   };
 }
 

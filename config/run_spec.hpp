@@ -38,17 +38,19 @@ struct PlatformSpec {
 };
 
 struct WorkloadSpec {
-  std::string kind =
-      "block-cyclic";      ///< a workloads() name: "block-cyclic", "irregular", "lists", "block3d", "stem2"
-  std::int64_t nx = 0;     ///< entries of the global vector (block3d: the slowest dimension; stem2: Nx)
-  std::int64_t ny = 1;     ///< block3d: the middle dimension; stem2: Ny (block-distributed)
-  std::int64_t nz = 1;     ///< block3d: the fastest dimension; stem2: Nz
-  std::int64_t nl = 1;     ///< stem2: Nl, chemical species
-  std::int64_t nchem = 1;  ///< stem2: Nph, chemical phases (not run.phases)
-  std::int64_t bx = 1;     ///< block size in entries (block-cyclic)
+  std::string kind = "block-cyclic";  ///< a workloads() name (config/workload.hpp)
+  std::int64_t nx = 0;  ///< entries of the global vector (block3d: slowest dimension; stem2: Nx; mesh: nodes)
+  std::int64_t ny = 1;  ///< block3d: the middle dimension; stem2: Ny (block-distributed)
+  std::int64_t nz = 1;  ///< block3d: the fastest dimension; stem2: Nz
+  std::int64_t nl = 1;  ///< stem2: Nl, chemical species
+  std::int64_t nchem = 1;         ///< stem2: Nph, chemical phases (not run.phases)
+  std::int64_t bx = 1;            ///< block size in entries (block-cyclic)
   std::int64_t element_size = 4;  ///< bytes per entry
   std::uint64_t seed = 1;         ///< irregular: random seed
   std::string file;               ///< lists: TOML file with each rank's (offset, length) tuples
+  std::string partition;          ///< mesh: the partition file (one owner rank per mesh node and line)
+  std::string graph;              ///< mesh: a METIS graph file, partitioned with METIS instead
+  std::int64_t load = 1;          ///< mesh: entries per mesh node (the kernel's load L)
 };
 
 /// What a run measures: the technique's write, or its read of a file written beforehand (untimed).
@@ -66,7 +68,8 @@ struct RunSpec {
   int phases = 0;           ///< run.phases: communication phases of multiple-phase (0 = all)
   IoHints hints;            ///< MPI-IO hints passed to the technique (hints.* parameters)
   std::string export_file;  ///< if not empty, the simulated file is written here
-  std::string trace_file;   ///< if not empty, every rank's call trace is written here (algorithms/common/trace.hpp)
+  std::string
+      trace_file;  ///< if not empty, every rank's call trace is written here (algorithms/common/trace.hpp)
   /// The node of each rank. Empty: rank r on node r / platform.cores_per_node. `ciosim validate` sets it
   /// to the real run's placement so that both runs group the ranks into hosts alike.
   std::vector<int> rank_nodes;

@@ -315,6 +315,9 @@ class Expander {
     r.workload.element_size = num("workload.element_size");
     r.workload.seed = static_cast<std::uint64_t>(num("workload.seed"));
     r.workload.file = str("workload.file");
+    r.workload.partition = str("workload.partition");
+    r.workload.graph = str("workload.graph");
+    r.workload.load = num("workload.load");
     r.access = str("run.access") == "read" ? Access::Read : Access::Write;
     r.hints.cb_buffer_size = num("hints.cb_buffer_size");
     r.hints.cb_nodes = static_cast<int>(num("hints.cb_nodes"));
@@ -324,6 +327,7 @@ class Expander {
     r.hints.striping_unit = num("hints.striping_unit");
     r.hints.version = romio_version_from_name(str("hints.romio_version"));
     r.hints.listio_batch = static_cast<int>(num("hints.listio_batch"));
+    r.hints.lap = lap_criterion_from_name(str("hints.lap"));
     try {
       check_hints(r.hints);
     } catch (const std::invalid_argument& e) {
@@ -332,6 +336,16 @@ class Expander {
     if (!r.workload.file.empty() && fs::path(r.workload.file).is_relative() &&
         given_.at("workload.file").origin == Origin::Scenario)
       r.workload.file = (base_dir_ / r.workload.file).string();
+    if (!r.workload.partition.empty() && fs::path(r.workload.partition).is_relative() &&
+        given_.at("workload.partition").origin == Origin::Scenario)
+      r.workload.partition = (base_dir_ / r.workload.partition).string();
+    if (!r.workload.graph.empty() && fs::path(r.workload.graph).is_relative() &&
+        given_.at("workload.graph").origin == Origin::Scenario)
+      r.workload.graph = (base_dir_ / r.workload.graph).string();
+    if (r.hints.lap != LapCriterion::None && r.access == Access::Read && r.algorithm == "two-phase")
+      throw ConfigError(
+          where + "hints.lap = " + quote(lap_criterion_name(r.hints.lap)) +
+          " applies to two-phase writes only; use run.access = \"write\" or hints.lap = \"none\"");
 
     const std::int64_t cores = std::int64_t{r.platform.nodes} * r.platform.cores_per_node;
     if (r.ranks > cores)
@@ -339,6 +353,11 @@ class Expander {
                         std::to_string(cores) + " cores of platform " + quote(pname) +
                         " (platform.nodes = " + std::to_string(r.platform.nodes) +
                         " x platform.cores_per_node = " + std::to_string(r.platform.cores_per_node) + ")");
+    if (r.workload.kind == "mesh" && r.workload.nx > INT64_MAX / r.workload.element_size / r.workload.load)
+      throw ConfigError(
+          where + "workload.nx x workload.load x workload.element_size = " + std::to_string(r.workload.nx) +
+          " x " + std::to_string(r.workload.load) + " x " + std::to_string(r.workload.element_size) +
+          " bytes does not fit in a 64-bit file offset");
     if (r.workload.nx > INT64_MAX / r.workload.element_size)
       throw ConfigError(where + "workload.nx x workload.element_size = " + std::to_string(r.workload.nx) +
                         " x " + std::to_string(r.workload.element_size) +
@@ -358,7 +377,8 @@ class Expander {
                              : w.kind == "block3d" ? std::to_string(w.ny) + "x" + std::to_string(w.nz)
                              : w.kind == "stem2"   ? std::to_string(w.ny) + "x" + std::to_string(w.nz) + "x" +
                                                        std::to_string(w.nl) + "x" + std::to_string(w.nchem)
-                                                 : std::to_string(w.bx));
+                             : w.kind == "mesh" ? w.partition + "|" + w.graph + "|" + std::to_string(w.load)
+                                                : std::to_string(w.bx));
     auto it = checked_.find(key);
     if (it == checked_.end()) {
       std::string reason;

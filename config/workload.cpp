@@ -2,10 +2,14 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
+#include <charconv>
 #include <climits>
+#include <fstream>
 #include <stdexcept>
 
 #include "algorithms/common/distribution.hpp"
+#include "config/metis_partition.hpp"
 
 namespace ciosim {
 
@@ -74,7 +78,49 @@ std::vector<std::string> kinds_using(const std::string& key) {
   if (key == "workload.file") return {"lists"};
   if (key == "workload.ny" || key == "workload.nz") return {"block3d", "stem2"};
   if (key == "workload.nl" || key == "workload.nchem" || key == "workload.preset") return {"stem2"};
+  if (key == "workload.partition" || key == "workload.graph" || key == "workload.load") return {"mesh"};
   return {};
+}
+
+std::vector<int> read_partition(const std::string& path, std::int64_t nodes, int ranks) {
+  if (path.empty())
+    throw std::invalid_argument("workload mesh needs workload.partition (a file of one owner rank per line)");
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("workload.partition '" + path + "' cannot be read");
+  std::vector<int> owner;
+  std::string line;
+  int top = -1;
+  for (std::int64_t no = 1; std::getline(in, line); ++no) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+      line.pop_back();
+    std::size_t b = line.find_first_not_of(" \t");
+    if (b == std::string::npos) {
+      if (in.peek() == std::char_traits<char>::eof()) break;  // a trailing empty line
+      throw std::invalid_argument("workload.partition '" + path + "' line " + std::to_string(no) +
+                                  " is empty (expected one rank per mesh node)");
+    }
+    int r = -1;
+    const char* first = line.data() + b;
+    const char* last = line.data() + line.size();
+    const auto [end, ec] = std::from_chars(first, last, r);
+    if (ec != std::errc() || end != last || r < 0)
+      throw std::invalid_argument("workload.partition '" + path + "' line " + std::to_string(no) + ": '" +
+                                  line + "' is not a rank (a non-negative integer)");
+    if (r >= ranks)
+      throw std::invalid_argument("workload.partition '" + path + "' line " + std::to_string(no) +
+                                  " assigns rank " + std::to_string(r) + " but run.ranks = " +
+                                  std::to_string(ranks) + " (ranks 0.." + std::to_string(ranks - 1) + ")");
+    top = std::max(top, r);
+    owner.push_back(r);
+  }
+  if (static_cast<std::int64_t>(owner.size()) != nodes)
+    throw std::invalid_argument("workload.partition '" + path + "' has " + std::to_string(owner.size()) +
+                                " lines (mesh nodes) but workload.nx = " + std::to_string(nodes));
+  if (top + 1 != ranks)
+    throw std::invalid_argument("workload.partition '" + path + "' is a partition into " +
+                                std::to_string(top + 1) + " parts (ranks 0.." + std::to_string(top) +
+                                ") but run.ranks = " + std::to_string(ranks));
+  return owner;
 }
 
 const std::vector<WorkloadInfo>& workloads() {
@@ -98,6 +144,14 @@ const std::vector<WorkloadInfo>& workloads() {
        "workload.nx, ny, nz, nl, nchem or workload.preset = sl1 | sl2 | sl3 (Table 1); the y rows are "
        "block-distributed over the ranks (the first Ny mod Np ranks hold one row more), the other "
        "dimensions are whole."},
+      {"mesh",
+       "The BIPS3D I/O kernel (Filgueira et al., VECPAR 2008): workload.nx mesh nodes, the owner rank of "
+       "each "
+       "read from workload.partition (one rank per line, METIS's asignacionP format) or computed with METIS "
+       "from "
+       "workload.graph, workload.load entries "
+       "per node; the file is node-major and each rank writes its owned nodes, in order, through an indexed "
+       "view of its maximal runs of consecutive nodes."},
   };
   return list;
 }
@@ -115,6 +169,14 @@ Distribution make_distribution(const WorkloadSpec& w, int ranks) {
           "stem2: nx*ny*nz*nl*nchem x workload.element_size = " + std::to_string(d.nx) + " x " +
           std::to_string(w.element_size) + " bytes overflows 64 bits");
     return d;
+  }
+  if (w.kind == "mesh") {
+    if (w.partition.empty() == w.graph.empty())
+      throw std::invalid_argument(
+          "workload mesh needs exactly one of workload.partition (a partition file) and "
+          "workload.graph (a METIS graph file to partition)");
+    if (!w.graph.empty()) return mesh(metis_partition(read_metis_graph(w.graph, w.nx), ranks), ranks, w.load);
+    return mesh(read_partition(w.partition, w.nx, ranks), ranks, w.load);
   }
   std::string valid;
   for (const auto& k : workloads()) valid += (valid.empty() ? "" : ", ") + k.name;

@@ -113,7 +113,9 @@ TEST_CASE("parameters: declared once, unique, choices from the registries") {
   CHECK(param(params, "network.mpi").choices == nets);
   CHECK(param(params, "run.platform").choices == std::vector<std::string>{"p1", "p2"});
   CHECK(param(params, "workload.kind").choices ==
-        std::vector<std::string>{"block-cyclic", "irregular", "lists", "block3d", "stem2"});
+        std::vector<std::string>{"block-cyclic", "irregular", "lists", "block3d", "stem2", "mesh"});
+  CHECK(param(params, "hints.lap").choices == std::vector<std::string>{"none", "acn", "avn"});
+  CHECK(param(params, "hints.lap").default_text() == "none");
   CHECK(param(params, "run.iterations").default_text() == "1");
   CHECK(param(params, "network.io").default_text() == "(platform's)");
   CHECK(param(params, "workload.nx").required());
@@ -330,6 +332,46 @@ nz = 3
                  "no read path"));
   CHECK(
       contains(error_of([&] { parse_scenario(kScenario, "t.toml", d.opt({"workload.nz=2"})); }), "block3d"));
+}
+
+TEST_CASE("mesh workload and hints.lap reach the RunSpec, bad partitions and hints are one-line errors") {
+  DataDir d;
+  d.write("part4", "1\n0\n0\n2\n3\n3\n");  // 6 mesh nodes over 4 ranks
+  const std::string text = R"(name = "m"
+[run]
+algorithm = "two-phase"
+ranks = 4
+platform = "tiny"
+[workload]
+kind = "mesh"
+nx = 6
+partition = "part4"
+load = 5
+[hints]
+lap = ["acn", "avn"]
+)";
+  d.write("m.toml", text);
+  const Scenario s = load_scenario(d.root / "m.toml", d.opt());
+  REQUIRE(s.runs.size() == 2);
+  CHECK(s.runs[0].hints.lap == LapCriterion::Acn);
+  CHECK(s.runs[1].hints.lap == LapCriterion::Avn);
+  CHECK(s.runs[0].workload.load == 5);
+  CHECK(s.runs[0].workload.partition == (d.root / "part4").string());  // relative to the scenario file
+  const auto err = [&](std::vector<std::string> sets) {
+    const std::string e = error_of([&] { load_scenario(d.root / "m.toml", d.opt(sets)); });
+    CHECK(e.find('\n') == std::string::npos);
+    return e;
+  };
+  CHECK(err({}).empty());
+  CHECK(contains(err({"run.ranks=8", "platform.cores_per_node=2"}),
+                 "partition into 4 parts (ranks 0..3) but run.ranks = 8"));
+  CHECK(contains(err({"run.ranks=3"}), "assigns rank 3 but run.ranks = 3"));
+  CHECK(contains(err({"workload.nx=7"}), "has 6 lines (mesh nodes) but workload.nx = 7"));
+  CHECK(contains(err({"hints.lap=best"}), "valid choices: none, acn, avn"));
+  CHECK(contains(err({"run.access=read"}), "applies to two-phase writes only"));
+  CHECK(contains(err({"workload.partition=nothere"}), "cannot be read"));
+  CHECK(contains(error_of([&] { parse_scenario(kScenario, "t.toml", d.opt({"workload.load=3"})); }),
+                 "workload.load is given but workload.kind is not mesh"));
 }
 
 TEST_CASE("platform overrides and the capacity check") {

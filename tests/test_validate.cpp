@@ -118,6 +118,27 @@ TEST_CASE("validate: every technique writes the same file with the same calls in
   CHECK(r.out.find("PASSED") != std::string::npos);
 }
 
+TEST_CASE("validate: the LAP path (hints.lap = acn, avn) on the mesh workload, same files and calls") {
+  // scenarios/validate-lap.toml: default, ACN and AVN aggregators, 2 iterations, on 4 real ranks. One
+  // machine is one host, so the LAP is 1 x 1, but all of aggregation_interval's calls (name gather, host
+  // count, 3 Send/Recv of counts, rank list, length and string broadcasts) run through the MPI backend.
+  Workspace w;
+  const Output r = w.run("validate " + std::string(CIOSIM_SOURCE_DIR) +
+                         "/scenarios/validate-lap.toml -n 4 --repeat 1 --no-reference -q --out v");
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(checked_points(w.root / "v") == std::set<std::string>{"two-phase"});
+  const auto j = nlohmann::json::parse(slurp(w.root / "v/validation.json"));
+  std::set<std::string> laps;
+  for (const auto& p : j.at("points")) laps.insert(p.at("params").dump());
+  CHECK(laps.size() == 3);
+  const auto sim = nlohmann::json::parse(slurp(w.root / "v/results.json"));
+  REQUIRE(sim.at("runs").size() == 3);
+  CHECK(sim.at("runs")[0].at("calls").at("send") == 0);      // none: no LAP
+  CHECK(sim.at("runs")[1].at("calls").at("send") == 2 * 3);  // acn: P-1 count messages per iteration
+  CHECK(sim.at("runs")[2].at("calls").at("send") == 2 * 3);  // avn
+}
+
 TEST_CASE("validate: every technique with a read path reads the same data with the same calls") {
   Workspace w;
   const auto names = runnable(true);

@@ -279,6 +279,31 @@ Distribution from_lists(std::int64_t nx, std::vector<std::vector<Tuple>> lists) 
   return d;
 }
 
+Distribution mesh(const std::vector<int>& owner, int np, std::int64_t load) {
+  if (np < 1) throw std::invalid_argument("mesh: Np must be positive (Np=" + s(np) + ")");
+  if (load < 1)
+    throw std::invalid_argument("mesh: the load must be >= 1 entry per node (load=" + s(load) + ")");
+  if (owner.empty()) throw std::invalid_argument("mesh: the mesh has no nodes");
+  const auto n = static_cast<std::int64_t>(owner.size());
+  if (n > INT64_MAX / load) throw std::invalid_argument("mesh: nodes x load overflows 64 bits");
+  Distribution d;
+  d.nx = n * load;
+  d.unit = load;
+  d.per_rank.resize(static_cast<std::size_t>(np));
+  for (std::int64_t i = 0; i < n; ++i) {
+    const int r = owner[static_cast<std::size_t>(i)];
+    if (r < 0 || r >= np)
+      throw std::invalid_argument("mesh: node " + s(i) + " is owned by rank " + s(r) + ", outside [0, " +
+                                  s(np) + ")");
+    auto& tuples = d.per_rank[static_cast<std::size_t>(r)].tuples;
+    if (!tuples.empty() && tuples.back().offset + tuples.back().length == i * load)
+      tuples.back().length += load;
+    else
+      tuples.push_back(Tuple{i * load, load});
+  }
+  return d;
+}
+
 std::string check_partition(const Distribution& d) {
   if (d.nx <= 0) return "Nx must be positive (Nx=" + s(d.nx) + ")";
   if (d.nprocs() == 0) return "a distribution needs at least one rank";

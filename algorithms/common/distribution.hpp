@@ -59,6 +59,14 @@ Distribution stem2(std::int64_t nx, std::int64_t ny, std::int64_t nz, std::int64
 /// entry.
 Distribution from_lists(std::int64_t nx, std::vector<std::vector<Tuple>> lists);
 
+/// The BIPS3D mesh workload (Filgueira, Singh, Pichel, Isaila, Carretero, VECPAR 2008; the kernel
+/// benchmark-IO.c, shared/reference/collective-io-notes.md §2.4): N = owner.size() mesh nodes, node i owned
+/// by rank owner[i], `load` entries per node. x is node-major (node i's entries at [i*load, (i+1)*load));
+/// rank r holds its nodes in increasing order, one tuple per maximal run of consecutive owned nodes (the
+/// kernel's MPI_Type_indexed file view). unit = load. Throws std::invalid_argument unless np >= 1,
+/// load >= 1, owner is not empty and every owner is in [0, np).
+Distribution mesh(const std::vector<int>& owner, int np, std::int64_t load);
+
 /// "" when d's datatypes partition [0, Nx) (every entry held by exactly one rank, once), else a one-line
 /// reason naming the first offending entry. Cost: O(tuples log tuples) or O(Nx/8) bytes and O(entries),
 /// whichever is cheaper for d.

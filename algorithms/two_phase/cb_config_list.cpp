@@ -142,7 +142,7 @@ std::vector<int> cb_config_ranklist(const std::string& list, const std::vector<s
   return ranks;
 }
 
-std::vector<int> select_aggregators(Process& p, const IoHints& hints) {
+std::vector<std::string> gather_processor_names(Process& p) {
   const int P = p.size();
   const std::string me = p.host();
   // MPI_Get_processor_name's length, then the name with its NUL.
@@ -157,26 +157,33 @@ std::vector<int> select_aggregators(Process& p, const IoHints& hints) {
     for (std::int32_t l : lens) total += counts.emplace_back(l + 1);
   std::vector<std::byte> all(static_cast<std::size_t>(total));
   p.gatherv(mine, all, counts, 0);
+  std::vector<std::string> names;
+  std::size_t pos = 0;
+  for (std::int64_t c : counts) {
+    names.emplace_back(reinterpret_cast<const char*>(all.data() + pos), static_cast<std::size_t>(c - 1));
+    pos += static_cast<std::size_t>(c);
+  }
+  return names;
+}
 
+std::vector<int> bcast_rank_map(Process& p, const IoHints& hints, const std::vector<std::string>& names) {
   std::int32_t cb_nodes = 0;
   std::vector<std::int32_t> ranklist;
   if (p.rank() == 0) {
-    std::vector<std::string> names;
-    std::size_t pos = 0;
-    for (std::int64_t c : counts) {
-      names.emplace_back(reinterpret_cast<const char*>(all.data() + pos), static_cast<std::size_t>(c - 1));
-      pos += static_cast<std::size_t>(c);
-    }
     for (int r : cb_config_ranklist(hints.cb_config_list, names, hints.cb_nodes)) ranklist.push_back(r);
     cb_nodes = static_cast<std::int32_t>(ranklist.size());
   }
   p.bcast(std::as_writable_bytes(std::span(&cb_nodes, 1)), 0);
   if (cb_nodes == 0)
     throw std::invalid_argument("hints.cb_config_list \"" + hints.cb_config_list +
-                                "\" selects no aggregator on this platform's hosts (e.g. " + me + ")");
+                                "\" selects no aggregator on this platform's hosts (e.g. " + p.host() + ")");
   ranklist.resize(static_cast<std::size_t>(cb_nodes));
   p.bcast(as_writable_bytes(ranklist), 0);
   return {ranklist.begin(), ranklist.end()};
+}
+
+std::vector<int> select_aggregators(Process& p, const IoHints& hints) {
+  return bcast_rank_map(p, hints, gather_processor_names(p));
 }
 
 }  // namespace ciosim

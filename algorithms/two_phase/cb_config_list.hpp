@@ -30,10 +30,18 @@ std::vector<CbConfigItem> parse_cb_config_list(const std::string& list);
 std::vector<int> cb_config_ranklist(const std::string& list, const std::vector<std::string>& procnames,
                                     int cb_nodes);
 
-/// What ROMIO does for the aggregators at MPI_File_open: MPI_Gather of the processor-name lengths (4-byte
-/// ints) and MPI_Gatherv of the names (with their terminating NUL) to rank 0, which parses the list;
-/// MPI_Bcast of cb_nodes (4 bytes) and, when it is > 0, MPI_Bcast of the rank list (4 bytes each). Returns
-/// the rank list on every rank; throws std::invalid_argument when it is empty (no host matched).
+/// ROMIO's ADIOI_cb_gather_name_array: MPI_Gather of the processor-name lengths (4-byte ints) and
+/// MPI_Gatherv of the names (with their terminating NUL) to rank 0. Returns the names (index = rank) on
+/// rank 0, nothing elsewhere.
+std::vector<std::string> gather_processor_names(Process& p);
+
+/// ROMIO's parse on rank 0 and ADIOI_cb_bcast_rank_map: rank 0 derives the rank list from `names` (as
+/// gathered, significant at rank 0 only); MPI_Bcast of cb_nodes (4 bytes) and, when it is > 0, of the rank
+/// list (4 bytes each). Returns the rank list on every rank; throws std::invalid_argument when it is empty.
+std::vector<int> bcast_rank_map(Process& p, const IoHints& hints, const std::vector<std::string>& names);
+
+/// What ROMIO does for the aggregators at the first MPI_File_open on a communicator:
+/// gather_processor_names, then bcast_rank_map (later opens reuse the names cached on the communicator).
 std::vector<int> select_aggregators(Process& p, const IoHints& hints);
 
 }  // namespace ciosim

@@ -36,6 +36,24 @@ RomioVersion romio_version_from_name(const std::string& name) {
   throw std::invalid_argument("unknown romio_version '" + name + "' (valid: modern, 2007)");
 }
 
+const char* lap_criterion_name(LapCriterion c) {
+  switch (c) {
+    case LapCriterion::None:
+      return "none";
+    case LapCriterion::Acn:
+      return "acn";
+    case LapCriterion::Avn:
+      return "avn";
+  }
+  return "?";
+}
+
+LapCriterion lap_criterion_from_name(const std::string& name) {
+  for (LapCriterion c : {LapCriterion::None, LapCriterion::Acn, LapCriterion::Avn})
+    if (name == lap_criterion_name(c)) return c;
+  throw std::invalid_argument("unknown hints.lap '" + name + "' (valid: none, acn, avn)");
+}
+
 void check_hints(const IoHints& h) {
   if (h.cb_buffer_size < 1)
     throw std::invalid_argument("hints.cb_buffer_size must be >= 1 byte (got " +

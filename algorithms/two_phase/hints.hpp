@@ -23,6 +23,15 @@ enum class RomioVersion {
   Y2007    ///< MPICH2 1.0.x (2007): offsets and lengths as two messages, data tag myrank+i+100*iter
 };
 
+/// hints.lap: whether the aggregators are chosen by the LAP assignment of file intervals to hosts before
+/// each collective write (Filgueira, Singh, Pichel, Isaila, Carretero, "Data Locality Aware Strategy for
+/// Two-Phase Collective I/O", VECPAR 2008), and by which benefit.
+enum class LapCriterion {
+  None,  ///< ROMIO's own choice (cb_config_list as given)
+  Acn,   ///< aggregation by communication number: contiguous pieces a host holds in the interval
+  Avn    ///< aggregation by volume number: data a host holds in the interval
+};
+
 struct IoHints {
   std::int64_t cb_buffer_size = 16 * 1024 * 1024;  ///< bytes of an aggregator's collective buffer
   int cb_nodes = 0;                                ///< aggregators wanted; 0 = unset (ROMIO: nprocs)
@@ -32,6 +41,8 @@ struct IoHints {
   std::int64_t striping_unit = 0;  ///< bytes; > 0 aligns file domains to it (0 = unset)
   RomioVersion version = RomioVersion::Modern;
   int listio_batch = 64;  ///< regions per list-I/O request (ad_pvfs2 MAX_ARRAY_SIZE)
+  LapCriterion lap =
+      LapCriterion::None;  ///< two-phase write: LAP aggregator assignment (replaces cb_config_list)
 };
 
 const char* cb_mode_name(CbMode m);
@@ -40,6 +51,10 @@ CbMode cb_mode_from_name(const std::string& name);
 const char* romio_version_name(RomioVersion v);
 /// "modern", "2007"; throws std::invalid_argument naming the valid choices.
 RomioVersion romio_version_from_name(const std::string& name);
+
+const char* lap_criterion_name(LapCriterion c);
+/// "none", "acn", "avn"; throws std::invalid_argument naming the valid choices.
+LapCriterion lap_criterion_from_name(const std::string& name);
 
 /// Throws std::invalid_argument (one line) when a hint is out of range: cb_buffer_size < 1,
 /// cb_nodes < 0, striping_unit < 0, listio_batch < 1, or a cb_config_list that does not parse.

@@ -81,34 +81,54 @@ OthersReq calc_others_req(Process& p, MyReq& my, RomioVersion version) {
 
 }  // namespace
 
+const char* stage_name(Stage s, bool vecpar_stages) {
+  switch (s) {
+    case Stage::Offsets:
+      return vecpar_stages ? "st1_offsets" : "offsets";
+    case Stage::OffsetsExchange:
+      return vecpar_stages ? "st2_offsets_exchange" : "offsets_exchange";
+    case Stage::FileDomains:
+      return vecpar_stages ? "st4_file_domains" : "file_domains";
+    case Stage::Requests:
+      return vecpar_stages ? "st5_requests" : "requests";
+    case Stage::MetadataExchange:
+      return vecpar_stages ? "st6_metadata_exchange" : "metadata_exchange";
+    case Stage::Exchange:
+      return vecpar_stages ? "st7_exchange" : "exchange";
+    case Stage::Write:
+      return vecpar_stages ? "st8_write" : "write";
+  }
+  return "?";
+}
+
 std::optional<Collective> prepare(Process& p, const Datatype& dt, std::int64_t element_size,
                                   const CallContext& c, CbMode mode) {
   if (mode == CbMode::Disable) return std::nullopt;  // no offsets, no Allgathers: zero MPI calls
   const int P = p.size();
   const auto n = static_cast<std::size_t>(P);
   Collective col;
-  p.phase("offsets");  // VECPAR st1: ADIOI_Calc_my_off_len
+  p.phase(c.phase(Stage::Offsets));  // VECPAR st1: ADIOI_Calc_my_off_len
   col.access = file_access(dt, element_size);
   p.compute(Work{.bytes_copied = 0, .tuples = col.access.count()});
 
-  p.phase("offsets_exchange");  // st2: two Allgathers of one ADIO_Offset each
+  p.phase(c.phase(Stage::OffsetsExchange));  // st2: two Allgathers of one ADIO_Offset each
   std::vector<Offset> st(n), end(n);
   p.allgather(std::as_bytes(std::span(&col.access.start, 1)), as_writable_bytes(st));
   p.allgather(std::as_bytes(std::span(&col.access.end, 1)), as_writable_bytes(end));
   const int interleaved = interleave_count(st, end);
   if (mode == CbMode::Automatic && interleaved == 0) return std::nullopt;
 
-  p.phase("file_domains");  // st4
+  p.phase(c.phase(Stage::FileDomains));  // st4
   const IoHints& h = *c.hints;
   const Offset su = h.version == RomioVersion::Modern ? h.striping_unit : 0;  // alignment came in 2008
   col.fd = calc_file_domains(st, end, static_cast<int>(c.ranklist.size()), 0, su);
   p.compute(Work{.bytes_copied = 0, .tuples = P + static_cast<std::int64_t>(c.ranklist.size())});
 
-  p.phase("requests");  // st5: ADIOI_Calc_my_req
+  p.phase(c.phase(Stage::Requests));  // st5: ADIOI_Calc_my_req
   col.my = calc_my_req(col.access, col.fd, c.ranklist, P);
   p.compute(Work{.bytes_copied = 0, .tuples = col.my.tuples});
 
-  p.phase("metadata_exchange");  // st6: ADIOI_Calc_others_req
+  p.phase(c.phase(Stage::MetadataExchange));  // st6: ADIOI_Calc_others_req
   col.others = calc_others_req(p, col.my, h.version);
   if (col.access.memory_contiguous()) {
     // With a contiguous buffer only buf_idx is used from here on (sends straight from the buffer).
@@ -120,8 +140,8 @@ std::optional<Collective> prepare(Process& p, const Datatype& dt, std::int64_t e
 }
 
 void independent_write(Process& p, const Datatype& dt, std::int64_t element_size, const IoHints& h,
-                       LocalData local) {
-  p.phase("write");
+                       LocalData local, const char* phase) {
+  p.phase(phase);
   const std::int64_t pieces = storage_piece_count(dt, element_size);
   if (pieces == 0) return;
   if (pieces == 1) {  // contiguous buftype and filetype: ADIO_WriteContig

@@ -28,11 +28,25 @@ struct Collective {
   OthersReq others;
 };
 
+/// The phases of a collective write. Their names are ROMIO's steps ("offsets", ...); with
+/// `vecpar_stages` (the LAP path) they are the stages of the VECPAR 2008 slides: st1_offsets,
+/// st2_offsets_exchange, st4_file_domains, st5_requests, st6_metadata_exchange, st7_exchange, st8_write
+/// (st3_lap is the LAP assignment itself). Existing scenarios keep ROMIO's names, so their results do not
+/// change.
+enum class Stage { Offsets, OffsetsExchange, FileDomains, Requests, MetadataExchange, Exchange, Write };
+const char* stage_name(Stage s, bool vecpar_stages);
+
 /// What one rank of a collective call needs besides the plan.
 struct CallContext {
   const IoHints* hints = nullptr;
-  std::vector<int> ranklist;  ///< aggregators in file-domain order (from the open)
+  std::vector<int> ranklist;   ///< aggregators in file-domain order (from the open)
+  bool vecpar_stages = false;  ///< name the phases st1..st8 (see Stage)
+  const char* phase(Stage s) const { return stage_name(s, vecpar_stages); }
 };
+
+/// One MPI_File_write_all (steps 1-7) with the aggregators of `ctx`: the independent path or two-phase.
+void write_all(Process& p, const Datatype& dt, std::int64_t element_size, const CallContext& ctx,
+               LocalData local);
 
 /// Steps 1-5 (offsets, the two Allgathers, the interleave test, file domains, my_req, others_req).
 /// Returns nothing when the call goes independent (mode disable, or automatic without interleaving); then
@@ -43,7 +57,7 @@ std::optional<Collective> prepare(Process& p, const Datatype& dt, std::int64_t e
 /// Step 2's independent path: one contiguous write_at/read_at when the rank's access is one piece in
 /// storage order, else list I/O in batches of hints.listio_batch (ROMIO's PVFS2 WriteStrided/ReadStrided).
 void independent_write(Process& p, const Datatype& dt, std::int64_t element_size, const IoHints& h,
-                       LocalData local);
+                       LocalData local, const char* phase = "write");
 void independent_read(Process& p, const Datatype& dt, std::int64_t element_size, const IoHints& h,
                       std::span<std::byte> out);
 

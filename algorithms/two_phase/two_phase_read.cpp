@@ -147,6 +147,10 @@ void read_and_exch(Process& p, Collective& col, const CallContext& ctx, std::spa
 void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out) {
   check_input(p, in, out.size(), "two-phase");
   check_hints(in.hints);
+  if (in.hints.lap != LapCriterion::None)
+    throw std::invalid_argument(
+        std::string("hints.lap = ") + lap_criterion_name(in.hints.lap) +
+        " applies to collective writes only (run.access = write), as in the BIPS3D kernel");
   const Datatype& dt = in.dist->per_rank[static_cast<std::size_t>(p.rank())];
   p.phase("aggregators");  // what MPI_File_open does for cb_config_list
   CallContext ctx{&in.hints, select_aggregators(p, in.hints)};

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "algorithms/lap/lap_write.hpp"
 #include "algorithms/two_phase/cb_config_list.hpp"
 #include "algorithms/two_phase/two_phase_internal.hpp"
 
@@ -73,7 +74,7 @@ void exchange(Process& p, WriteState& s, int iter, Offset off, Offset size) {
   const auto n = static_cast<std::size_t>(P);
   OthersReq& o = s.col.others;
   Cursor& c = s.cur;
-  p.phase("exchange");
+  p.phase(s.ctx.phase(Stage::Exchange));
   std::vector<std::int32_t> send_size(n, 0);
   p.alltoall(as_bytes(c.bytes), as_writable_bytes(send_size));
 
@@ -92,9 +93,9 @@ void exchange(Process& p, WriteState& s, int iter, Offset off, Offset size) {
   // Receive datatypes (hindexed, one entry per piece) and the heap merge of the hole test.
   p.compute(Work{.bytes_copied = 0, .tuples = sum + merge_steps});
   if (nprocs_recv > 0 && hole) {
-    p.phase("write");  // read-modify-write: the window has holes
+    p.phase(s.ctx.phase(Stage::Write));  // read-modify-write: the window has holes
     p.read_at(off, std::span(s.window).first(static_cast<std::size_t>(size)));
-    p.phase("exchange");
+    p.phase(s.ctx.phase(Stage::Exchange));
   }
 
   std::vector<Request> reqs;
@@ -140,7 +141,7 @@ void exchange(Process& p, WriteState& s, int iter, Offset off, Offset size) {
 void exch_and_write(Process& p, Collective& col, const CallContext& ctx, LocalData local) {
   const IoHints& h = *ctx.hints;
   const auto n = static_cast<std::size_t>(p.size());
-  p.phase("exchange");
+  p.phase(ctx.phase(Stage::Exchange));
   const DataExtent ext = data_extent(col.others, h.cb_buffer_size);
   p.compute(Work{.bytes_copied = 0, .tuples = ext.tuples});
   std::int64_t max_ntimes[1] = {ext.ntimes};
@@ -153,12 +154,12 @@ void exch_and_write(Process& p, Collective& col, const CallContext& ctx, LocalDa
   Offset done = 0;
   Offset size = 0;
   for (int m = 0; m < ext.ntimes; ++m) {
-    p.phase("exchange");
+    p.phase(ctx.phase(Stage::Exchange));
     size = std::min(h.cb_buffer_size, ext.end_loc - ext.st_loc + 1 - done);
     p.compute(Work{.bytes_copied = 0, .tuples = walk_window(col.others, s.cur, off, size)});
     exchange(p, s, m, off, size);
     if (std::any_of(s.cur.count.begin(), s.cur.count.end(), [](std::int64_t v) { return v > 0; })) {
-      p.phase("write");
+      p.phase(ctx.phase(Stage::Write));
       p.write_at(off, std::span<const std::byte>(s.window).first(static_cast<std::size_t>(size)));
     }
     off += size;
@@ -181,20 +182,31 @@ void exch_and_write(Process& p, Collective& col, const CallContext& ctx, LocalDa
 
 }  // namespace
 
+namespace detail {
+
+void write_all(Process& p, const Datatype& dt, std::int64_t element_size, const CallContext& ctx,
+               LocalData local) {
+  std::optional<Collective> col = prepare(p, dt, element_size, ctx, ctx.hints->cb_write);
+  if (!col) {
+    independent_write(p, dt, element_size, *ctx.hints, local, ctx.phase(Stage::Write));
+    return;
+  }
+  exch_and_write(p, *col, ctx, local);
+}
+
+}  // namespace detail
+
 void run_write(Process& p, const TechniqueInput& in, LocalData local) {
   check_input(p, in, local.size(), "two-phase");
   check_hints(in.hints);
+  if (in.hints.lap != LapCriterion::None) {
+    lap::run_write(p, in, local);
+    return;
+  }
   const Datatype& dt = in.dist->per_rank[static_cast<std::size_t>(p.rank())];
   p.phase("aggregators");  // what MPI_File_open does for cb_config_list
   CallContext ctx{&in.hints, select_aggregators(p, in.hints)};
-  for (int it = 0; it < in.iterations; ++it) {
-    std::optional<Collective> col = prepare(p, dt, in.element_size, ctx, in.hints.cb_write);
-    if (!col) {
-      independent_write(p, dt, in.element_size, in.hints, local);
-      continue;
-    }
-    exch_and_write(p, *col, ctx, local);
-  }
+  for (int it = 0; it < in.iterations; ++it) write_all(p, dt, in.element_size, ctx, local);
 }
 
 }  // namespace ciosim::two_phase
