@@ -62,12 +62,6 @@ std::vector<std::string> workload_names() {
   return out;
 }
 
-std::vector<std::string> filesystem_names() {
-  std::vector<std::string> out;
-  for (const auto& k : filesystem::kinds()) out.emplace_back(k.name);
-  return out;
-}
-
 std::vector<std::string> stem2_preset_names() {
   std::vector<std::string> out{"none"};
   for (const auto& p : stem2_presets()) out.push_back(p.name);
@@ -181,7 +175,7 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
       with_choices(from_platform(make("platform.filesystem", T::Enum, "", none,
                                       "file system model the ranks' file calls reach (the platform file must "
                                       "have its table: [pvfs], [nfs] or [local])")),
-                   filesystem_names()),
+                   filesystem::kind_list()),
       // MPI-IO hints (ROMIO's defaults from its code: shared/reference/collective-io-notes.md §1.4).
       ranged(
           make("hints.cb_buffer_size", T::Size, "bytes", Value{std::int64_t{16777216}},

@@ -35,12 +35,6 @@ struct Field {
   std::vector<std::string> (*choices)() = nullptr;  ///< Kind::Choice: the valid values
 };
 
-std::vector<std::string> file_system_kinds() {
-  std::vector<std::string> out;
-  for (const auto& k : filesystem::kinds()) out.emplace_back(k.name);
-  return out;
-}
-
 std::vector<std::string> commit_modes() {
   return {"sync", "async"};
 }
@@ -73,7 +67,7 @@ const Field kFields[] = {
     {"pvfs", "region_descriptor", Kind::Int64, 0, false,
      [](PlatformSpec& p) -> Ref { return &p.pvfs.region_descriptor; }},
     {"filesystem", "kind", Kind::Choice, 0, false, [](PlatformSpec& p) -> Ref { return &p.filesystem; },
-     file_system_kinds},
+     filesystem::kind_list},
     {"nfs", "commit", Kind::Choice, 0, false, [](PlatformSpec& p) -> Ref { return &p.nfs.commit; }, commit_modes},
     {"nfs", "wsize", Kind::Int64, 1, false, [](PlatformSpec& p) -> Ref { return &p.nfs.wsize; }},
     {"nfs", "rsize", Kind::Int64, 1, false, [](PlatformSpec& p) -> Ref { return &p.nfs.rsize; }},

@@ -31,4 +31,10 @@ std::string kind_names() {
   return out;
 }
 
+std::vector<std::string> kind_list() {
+  std::vector<std::string> out;
+  for (const KindInfo& k : kinds()) out.emplace_back(k.name);
+  return out;
+}
+
 }  // namespace ciosim::filesystem

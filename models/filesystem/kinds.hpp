@@ -22,5 +22,7 @@ const std::vector<KindInfo>& kinds();
 Kind kind_of(std::string_view name);
 /// "pvfs, nfs, local"
 std::string kind_names();
+/// {"pvfs", "nfs", "local"}
+std::vector<std::string> kind_list();
 
 }  // namespace ciosim::filesystem
