@@ -24,8 +24,7 @@ const char* const kIecCitation =
 
 const char* const kMultiplePhaseCitation =
     "D. E. Singh, F. Isaila, A. Calderon, F. Garcia, J. Carretero, \"Multiple-Phase Collective I/O Technique "
-    "for Improving Data Access Locality\", 15th Euromicro PDP, 2007, doi:10.1109/PDP.2007.54 "
-    "(shared/seeds/003)";
+    "for Improving Data Access Locality\", 15th Euromicro PDP, 2007, doi:10.1109/PDP.2007.54";
 
 std::vector<TechniqueInfo> make_registry() {
   std::vector<TechniqueInfo> list;
