@@ -1,0 +1,32 @@
+#!/bin/sh
+# The LAP reproduction of docs/reproduction.md: BIPS3D meshes 1-4, their 8/16/32/64-way partitions,
+# loads 100/200/500, two-phase with lap = none/acn/avn (scenarios/lap-mesh1.toml with --set), 5 iterations,
+# one rank per host of magerit-2008; then the locality counts of build/ciosim_lap_locality per point.
+#
+# Usage: scripts/lap-study.sh BIPS3D_DIR [OUT_DIR=results/lap-study] [RANKS="8 16 32 64"] [MESHES="1 2 3 4"]
+# BIPS3D_DIR holds meshK/asignacionP (one owner rank per mesh node), e.g. a copy of the folder
+# IO-External/ of the public repository rosafilgueira/Optimization_CollectiveIO_MPI.
+# Then: scripts/lap-tables.py OUT_DIR
+set -eu
+data=${1:?usage: scripts/lap-study.sh BIPS3D_DIR [OUT_DIR] [RANKS] [MESHES]}
+out=${2:-results/lap-study}
+ranks=${3:-8 16 32 64}
+meshes=${4:-1 2 3 4}
+mkdir -p "$out"
+for m in $meshes; do
+  case $m in 1) n=47200 ;; 2) n=32888 ;; 3) n=73256 ;; 4) n=289648 ;; *) echo "no mesh $m" >&2; exit 2 ;; esac
+  for p in $ranks; do
+    part=$data/mesh$m/asignacion$p
+    [ -r "$part" ] || { echo "missing $part (use --set workload.graph=... to partition with METIS)" >&2; exit 2; }
+    d=$out/mesh$m-p$p
+    if [ ! -f "$d/results.json" ]; then
+      start=$(date +%s)
+      build/ciosim run scenarios/lap-mesh1.toml -q --out "$d" --set run.ranks="$p" --set workload.nx="$n" \
+        --set workload.partition="$part"
+      echo "mesh$m P=$p: $(( $(date +%s) - start )) s" >&2
+    fi
+    for l in 100 200 500; do
+      [ -f "$d/locality-$l.tsv" ] || build/ciosim_lap_locality "$part" "$p" "$l" > "$d/locality-$l.tsv"
+    done
+  done
+done
