@@ -46,6 +46,10 @@ void install_cleanup_handlers() {
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) std::signal(sig, on_signal);
 }
 
+void reset_cleanup_handlers() {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) std::signal(sig, SIG_DFL);
+}
+
 int remember_temporary(const std::string& path, bool dir) {
   if (path.size() >= kPathMax) throw std::runtime_error("temporary path too long: " + path);
   for (int i = 0; i < kSlots; ++i) {

@@ -15,6 +15,9 @@ namespace ciosim::app {
 
 /// Installs the handlers (once; later calls do nothing).
 void install_cleanup_handlers();
+/// In a forked child: back to the default actions, so that a signal to the child alone does not remove
+/// the parent's staging files (the parent cleans up when it sees the child fail).
+void reset_cleanup_handlers();
 
 /// Registers a temporary file (dir = false) or an empty-when-done temporary directory whose files are
 /// registered too (dir = true) to be removed if a signal stops the process. Returns a slot for forget().

@@ -89,6 +89,7 @@ RunResult run_point(const RunSpec& spec, const std::string& label) {
   if (pid == 0) {
     // The simulation dies with its parent, whatever stops the parent (even SIGKILL); if the parent is
     // already gone, stop at once.
+    reset_cleanup_handlers();
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(4);
     ::close(fds[0]);
