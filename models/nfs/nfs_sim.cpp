@@ -9,7 +9,8 @@
 //    time on its single CPU (rpc_overhead_s each);
 //  - commit = "sync": a WRITE is answered once its data is on the server's disk; commit = "async": a
 //    WRITE is answered once its data is in the server's memory, the disk writes the data in arrival
-//    order meanwhile, and a COMMIT RPC (at close and at sync) is answered once all of it is on disk.
+//    order meanwhile, and a COMMIT RPC (at close and at sync) is answered once all the data received
+//    before it is on disk.
 //    The server's memory is not bounded (Linux would throttle writers above its dirty-page limit);
 //  - a READ reads its data from the disk (no server cache) and returns it in the reply;
 //  - open is one round trip (LOOKUP + GETATTR as one RPC); close sends a COMMIT when commit = "async"
@@ -52,8 +53,7 @@ void NfsSim::build(const filesystem::PlatformHooks& platform) {
 void NfsSim::start() {
   cpu_ = sg4::Mutex::create();
   threads_ = sg4::Semaphore::create(static_cast<unsigned>(cfg_.server_threads));
-  dirty_mutex_ = sg4::Mutex::create();
-  dirty_changed_ = sg4::ConditionVariable::create();
+  dirty_items_ = sg4::Semaphore::create(0);
   sg4::Actor::create("nfsd", server_, [this] {
     sg4::Actor::self()->daemonize();
     for (;;) {
@@ -66,17 +66,11 @@ void NfsSim::start() {
       sg4::Actor::self()->daemonize();
       sg4::Disk* disk = server_->get_disks().front();
       for (;;) {
-        std::int64_t len = 0;
-        {
-          std::unique_lock lock(*dirty_mutex_);
-          while (dirty_.empty()) dirty_changed_->wait(lock);
-          len = dirty_.front();
-        }
-        disk->write(static_cast<sg_size_t>(len));
-        std::unique_lock lock(*dirty_mutex_);
+        dirty_items_->acquire();
+        const Dirty d = dirty_.front();
         dirty_.pop_front();
-        dirty_bytes_ -= len;
-        dirty_changed_->notify_all();
+        if (d.length > 0) disk->write(static_cast<sg_size_t>(d.length));
+        if (d.flushed) d.flushed->release();
       }
     });
   }
@@ -96,10 +90,8 @@ void NfsSim::serve(Rpc* rpc) {
       if (cfg_.sync_commit()) {
         disk->write(static_cast<sg_size_t>(rpc->length));
       } else {
-        std::unique_lock lock(*dirty_mutex_);
-        dirty_.push_back(rpc->length);
-        dirty_bytes_ += rpc->length;
-        dirty_changed_->notify_all();
+        dirty_.push_back({rpc->length, nullptr});
+        dirty_items_->release();
       }
       break;
     case Rpc::Op::Read:
@@ -108,8 +100,12 @@ void NfsSim::serve(Rpc* rpc) {
       reply_bytes += static_cast<std::uint64_t>(rpc->length);
       break;
     case Rpc::Op::Commit: {
-      std::unique_lock lock(*dirty_mutex_);
-      while (dirty_bytes_ > 0) dirty_changed_->wait(lock);
+      if (!cfg_.sync_commit()) {
+        auto flushed = sg4::Semaphore::create(0);
+        dirty_.push_back({0, flushed});
+        dirty_items_->release();
+        flushed->acquire();  // everything received before this COMMIT is on disk
+      }
       break;
     }
     case Rpc::Op::Null:

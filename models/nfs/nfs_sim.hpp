@@ -37,11 +37,15 @@ class NfsSim final : public filesystem::FileSystemSim {
   sg4::Host* server_ = nullptr;
   sg4::MutexPtr cpu_;          ///< the server's CPU: RPCs are decoded one at a time
   sg4::SemaphorePtr threads_;  ///< nfsd threads
-  // Async commits: data received but not yet on disk, written in arrival order by the flusher.
-  std::deque<std::int64_t> dirty_;
-  std::int64_t dirty_bytes_ = 0;
-  sg4::MutexPtr dirty_mutex_;
-  sg4::ConditionVariablePtr dirty_changed_;
+  // Async commits: data received but not yet on disk, written in arrival order by the flusher. A COMMIT
+  // queues a marker (length 0) whose semaphore the flusher releases once everything before it is on disk.
+  // Actors run one at a time, so the queue needs no lock.
+  struct Dirty {
+    std::int64_t length = 0;
+    sg4::SemaphorePtr flushed;  ///< COMMIT markers only
+  };
+  std::deque<Dirty> dirty_;
+  sg4::SemaphorePtr dirty_items_;  ///< counts the queue's entries
 };
 
 }  // namespace ciosim::nfs
