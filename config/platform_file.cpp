@@ -358,6 +358,10 @@ void check_platform(const PlatformSpec& p, const std::string& where) {
   PlatformSpec copy = p;
   const std::string prefix = where.empty() ? "" : where + ": ";
   for (const auto& f : kFields) check_field(f, copy, prefix);
+  check_file_system(p, prefix);
+}
+
+void check_file_system(const PlatformSpec& p, const std::string& prefix) {
   if (std::find(p.filesystems.begin(), p.filesystems.end(), p.filesystem) == p.filesystems.end())
     throw ConfigError(prefix + "platform " + quote(p.name) + " has no [" + p.filesystem +
                       "] table for platform.filesystem = " + quote(p.filesystem) +

@@ -48,6 +48,9 @@ PlatformFile load_platform_file(const std::filesystem::path& file);
 /// Throws ConfigError naming the first physically impossible value of `p` (non-positive bandwidth,
 /// negative time, no I/O servers, ...). `where` prefixes the message.
 void check_platform(const PlatformSpec& p, const std::string& where);
+/// Throws ConfigError unless the platform describes its file system (`filesystem` is one of
+/// `filesystems`) and, for "local", local.node is one of its nodes. `prefix` starts the message.
+void check_file_system(const PlatformSpec& p, const std::string& prefix);
 
 /// Names of the platforms found as DIR/platforms/NAME.toml in the data directories, in search order
 /// (sorted within a directory; the first directory holding a name wins).

@@ -275,14 +275,7 @@ class Expander {
     override_int("platform.cpu_cores", r.platform.cpu_cores);
     if (is_given("platform.filesystem")) r.platform.filesystem = str("platform.filesystem");
     resolve("platform.filesystem", r.platform.filesystem);
-    if (std::find(r.platform.filesystems.begin(), r.platform.filesystems.end(), r.platform.filesystem) ==
-        r.platform.filesystems.end())
-      throw ConfigError(where + "platform.filesystem = " + quote(r.platform.filesystem) + ": platform " +
-                        quote(pname) + " has no [" + r.platform.filesystem +
-                        "] table; it describes: " + join(r.platform.filesystems));
-    if (r.platform.filesystem == "local" && r.platform.local.node >= r.platform.nodes)
-      throw ConfigError(where + "local.node = " + std::to_string(r.platform.local.node) + " of platform " +
-                        quote(pname) + " is not one of its " + std::to_string(r.platform.nodes) + " nodes");
+    check_file_system(r.platform, where);
     r.network_mpi = is_given("network.mpi") ? str("network.mpi") : r.platform.network_mpi;
     r.network_io = is_given("network.io") ? str("network.io") : r.platform.network_io;
     r.platform.network_mpi = r.network_mpi;
