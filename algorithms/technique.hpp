@@ -5,12 +5,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "algorithms/common/datatype.hpp"
 #include "algorithms/common/process.hpp"
+#include "algorithms/common/session.hpp"
 #include "algorithms/two_phase/hints.hpp"
 
 namespace ciosim {
@@ -62,6 +64,10 @@ struct TechniqueInfo {
   /// on `ranks` ranks, else a one-line reason naming the valid range. Empty: the technique ignores
   /// run.phases.
   std::function<std::string(int phases, int ranks)> check_phases;
+  /// For a technique that keeps state while the file is open (view-based I/O's cached buffers): a session
+  /// on p's rank (algorithms/common/session.hpp). Empty: the driver runs `run` / `read` once per write /
+  /// read of the sequence, at the current view's displacement.
+  std::function<std::unique_ptr<Session>(Process&, const TechniqueInput&)> session;
 };
 
 /// All registered techniques, in a fixed order.

@@ -1,0 +1,35 @@
+// An open file across several collective calls: the seam between an operation sequence (issue 10: open,
+// set_view, write x n, read x n, sync, close, ...) and a technique that keeps state between the calls
+// (view-based collective I/O's cached collective buffers).
+//
+// The driver (sim/ and validate/) opens the file (Process::file_open), creates one Session per rank, calls
+// its methods in the order the sequence lists them on every rank (each of them is collective), then calls
+// close() and only then Process::file_close(). A technique that keeps no state between calls is run through
+// a generic session that calls its TechniqueInfo::run / ::read at the displacement of the current view.
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "algorithms/common/process.hpp"
+
+namespace ciosim {
+
+class Session {
+ public:
+  virtual ~Session() = default;
+  /// MPI_File_set_view: from now on the rank's entries of x are at byte `displacement` + (the position the
+  /// technique's layout gives them). Collective. The driver calls it once right after open (displacement
+  /// 0) and again wherever the sequence sets a view.
+  virtual void set_view(Offset displacement) = 0;
+  /// One collective write of the rank's entries (storage order) through the current view.
+  virtual void write(std::span<const std::byte> local) = 0;
+  /// One collective read of the rank's entries (storage order) through the current view.
+  virtual void read(std::span<std::byte> out) = 0;
+  /// MPI_File_sync: everything written so far is on the file system when it returns. Collective.
+  virtual void sync() = 0;
+  /// Before MPI_File_close: write back what the technique still holds (write-on-close). Collective.
+  virtual void close() = 0;
+};
+
+}  // namespace ciosim
