@@ -47,6 +47,7 @@ std::vector<TechniqueInfo> make_registry() {
       iec::run,
       {},
       {},
+      {},  // session: none, run and read are stateless
   });
   list.push_back(TechniqueInfo{
       "block",
@@ -62,6 +63,7 @@ std::vector<TechniqueInfo> make_registry() {
       block_io::run,
       block_io::run_read,
       {},
+      {},  // session: none, run and read are stateless
   });
   list.push_back(TechniqueInfo{
       "two-phase",
@@ -82,6 +84,7 @@ std::vector<TechniqueInfo> make_registry() {
       two_phase::run_write,
       two_phase::run_read,
       {},
+      {},  // session: none, run and read are stateless
   });
   list.push_back(TechniqueInfo{
       "list-io",
@@ -97,6 +100,7 @@ std::vector<TechniqueInfo> make_registry() {
       list_io::run_write,
       list_io::run_read,
       {},
+      {},  // session: none, run and read are stateless
   });
   list.push_back(TechniqueInfo{
       "independent",
@@ -109,6 +113,7 @@ std::vector<TechniqueInfo> make_registry() {
       independent::run_write,
       independent::run_read,
       {},
+      {},  // session: none, run and read are stateless
   });
   list.push_back(TechniqueInfo{
       "gathered",
@@ -124,6 +129,7 @@ std::vector<TechniqueInfo> make_registry() {
       gathered::run_write,
       gathered::run_read,
       {},
+      {},  // session: none, run and read are stateless
   });
   list.push_back(TechniqueInfo{
       "multiple-phase",
@@ -141,6 +147,7 @@ std::vector<TechniqueInfo> make_registry() {
       multiple_phase::run,
       multiple_phase::run_read,
       multiple_phase::check_phases,
+      {},  // session: none, run and read are stateless
   });
   list.push_back(TechniqueInfo{
       "sequential",
@@ -154,6 +161,7 @@ std::vector<TechniqueInfo> make_registry() {
       sequential::run_write,
       {},
       {},
+      {},  // session: none, run and read are stateless
   });
   return list;
 }

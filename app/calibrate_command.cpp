@@ -4,7 +4,6 @@
 // Starts `ciosim-mpi calibrate` under the launcher (validate/mpi_calibrate.hpp), fits a platform from its
 // measurements (config/calibration.hpp) and writes it, every value with a "_source" saying how it was
 // measured, plus the platform's own MPI and I/O network profiles ([network.profiles.NAME]).
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <ctime>
@@ -14,6 +13,7 @@
 #include <thread>
 
 #include "app/commands.hpp"
+#include "app/machine.hpp"
 #include "app/mpi_launch.hpp"
 #include "config/calibration.hpp"
 #include "config/platform_file.hpp"
@@ -28,38 +28,6 @@ std::string slurp(const fs::path& p) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-/// The first value of `key` in a "key : value" file such as /proc/cpuinfo.
-std::string proc_value(const char* file, const std::string& key) {
-  std::ifstream in(file);
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind(key, 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon == std::string::npos) continue;
-      std::string v = line.substr(colon + 1);
-      v.erase(0, v.find_first_not_of(" \t"));
-      return v;
-    }
-  return "";
-}
-
-std::string machine_description() {
-  const unsigned cores = std::thread::hardware_concurrency();
-  std::string cpu = proc_value("/proc/cpuinfo", "model name");
-  if (cpu.empty()) cpu = "unknown CPU";
-  std::string mem = proc_value("/proc/meminfo", "MemTotal");
-  std::ostringstream out;
-  out << cores << " x " << cpu;
-  if (!mem.empty()) {
-    const double kib = std::atof(mem.c_str());
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", kib / 1048576);
-    out << ", " << buf << " GiB";
-  }
-  struct utsname u {};
-  if (::uname(&u) == 0) out << ", Linux " << u.release;
-  return out.str();
 }
 
 std::string today() {

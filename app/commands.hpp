@@ -14,8 +14,10 @@
 namespace ciosim::app {
 
 /// Where platforms/NAME.toml are looked up, in order: $CIOSIM_DATA_DIR (if set), the source tree the
-/// binary was built from (CIOSIM_SOURCE_DIR), the current directory.
+/// binary was built from (CIOSIM_SOURCE_DIR), PREFIX/share/ciosim when installed, the current directory.
 std::vector<std::filesystem::path> data_dirs();
+/// The directory of the running executable ("" when /proc/self/exe cannot be read).
+std::filesystem::path executable_dir();
 
 /// The parameter table as text (key, type, unit, default, choices, help), for `run --help` and `list`.
 std::string parameter_help(const std::vector<config::Param>& params);
@@ -29,6 +31,7 @@ struct RunOptions {
   std::string effective_format = "toml";  ///< "toml" or "json"
   bool quiet = false;                     ///< no progress on stderr
   bool dry_run = false;                   ///< validate and list the points; simulate and write nothing
+  std::int64_t ranks = 0;                 ///< -n: appended to sets as run.ranks=N
 };
 /// `ciosim run`: validate everything, simulate each point in a child process, print the table, write
 /// results.json, results.csv and the effective configuration into the output directory.
@@ -47,7 +50,8 @@ struct PlanOptions {
 int plan_command(const PlanOptions& opt);
 
 /// `ciosim list`: algorithms, networks, platforms, workloads and parameters.
-int list_command();
+/// `keys`: only the parameter keys, one per line.
+int list_command(bool keys = false);
 
 struct ValidateOptions {
   std::string scenario;

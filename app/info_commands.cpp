@@ -52,12 +52,24 @@ ojson tuples_json(const Datatype& dt) {
 
 }  // namespace
 
+fs::path executable_dir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe.parent_path();
+}
+
 std::vector<fs::path> data_dirs() {
   std::vector<fs::path> dirs;
   if (const char* env = std::getenv("CIOSIM_DATA_DIR"); env && *env) dirs.emplace_back(env);
 #ifdef CIOSIM_SOURCE_DIR
   dirs.emplace_back(CIOSIM_SOURCE_DIR);
 #endif
+  // Installed (cmake --install): PREFIX/bin/ciosim finds PREFIX/share/ciosim/platforms.
+  if (const fs::path bin = executable_dir(); !bin.empty()) {
+    std::error_code ec;
+    if (fs::is_directory(bin.parent_path() / "share" / "ciosim", ec))
+      dirs.push_back(bin.parent_path() / "share" / "ciosim");
+  }
   dirs.emplace_back(".");
   return dirs;
 }
@@ -73,6 +85,8 @@ std::string parameter_help(const std::vector<config::Param>& params) {
     std::string help = p.help;
     if (!p.unit.empty()) help += " [" + p.unit + "]";
     if (p.numeric() && p.min > 1) help += " (>= " + std::to_string(p.min) + ")";
+    if (p.type == config::ParamType::Real && p.real_above_min)
+      help += " (> " + config::format_double(p.real_min) + ")";
     if (p.type == config::ParamType::Enum && !p.choices.empty())
       help += "; one of: " + config::join(p.choices);
     if (p.type == config::ParamType::String && !p.choices.empty())
@@ -142,10 +156,15 @@ int plan_command(const PlanOptions& opt) {
   return 0;
 }
 
-int list_command() {
+int list_command(bool keys) {
   const auto dirs = data_dirs();
   const auto names = config::platform_names(dirs);
   std::ostringstream out;
+  if (keys) {
+    for (const auto& p : config::parameters(names)) out << p.key << "\n";
+    std::cout << out.str() << std::flush;
+    return 0;
+  }
 
   out << "Algorithms (run.algorithm)\n";
   std::size_t w = 0;
@@ -170,7 +189,9 @@ int list_command() {
   for (const auto& k : filesystem::kinds())
     out << "  " << pad(std::string(k.name), w + 2) << wrap(std::string(k.description), w + 4) << "\n";
 
-  out << "\nPlatforms (run.platform)\n";
+  std::vector<std::string> searched;
+  for (const auto& d : dirs) searched.push_back((d / "platforms").string());
+  out << "\nPlatforms (run.platform; searched in " << config::join(searched) << ")\n";
   w = 0;
   for (const auto& n : names) w = std::max(w, n.size());
   std::string broken;

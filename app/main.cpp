@@ -50,8 +50,9 @@ int main(int argc, char** argv) {
                   "Format of the saved effective configuration: toml or json")
       ->type_name("FORMAT");
   run->add_flag("-q,--quiet", run_opt.quiet, "No progress messages on stderr");
-  run->add_flag("-n,--dry-run", run_opt.dry_run,
-                "Validate the scenario and list its points; simulate nothing");
+  run->add_flag("--dry-run", run_opt.dry_run, "Validate the scenario and list its points; simulate nothing");
+  // -n is a rank count in every command (validate, calibrate): here it is --set run.ranks=N.
+  CLI::Option* run_np = run->add_option("-n,--np", run_opt.ranks, "MPI ranks (overrides run.ranks)");
   std::vector<std::filesystem::path> dirs;
   try {
     dirs = app::data_dirs();
@@ -72,6 +73,8 @@ int main(int argc, char** argv) {
 
   CLI::App* list =
       app.add_subcommand("list", "List the algorithms, networks, platforms, workloads and parameters");
+  bool list_keys = false;
+  list->add_flag("--keys", list_keys, "Only the parameter keys, one per line (for scripts and completion)");
 
   const auto add_mpi_options = [](CLI::App* cmd, app::MpiOptions& m) {
     cmd->add_option("--mpirun", m.mpirun,
@@ -153,11 +156,12 @@ int main(int argc, char** argv) {
   plan_opt.seed_given = seed->count() > 0;
   val_opt.ranks_given = val_np->count() > 0;
   run_opt.out_given = run_out->count() > 0;
+  if (run_np->count() > 0) run_opt.sets.push_back("run.ranks=" + std::to_string(run_opt.ranks));
 
   try {
     if (*run) return app::run_command(run_opt);
     if (*plan) return app::plan_command(plan_opt);
-    if (*list) return app::list_command();
+    if (*list) return app::list_command(list_keys);
     if (*validate) return app::validate_command(val_opt);
     if (*calibrate) return app::calibrate_command(cal_opt);
   } catch (const config::ConfigError& e) {

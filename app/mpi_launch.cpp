@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "app/commands.hpp"
 #include "config/params.hpp"
 
 namespace ciosim::app {
@@ -53,6 +54,10 @@ fs::path mpi_binary() {
       throw config::ConfigError(std::string("CIOSIM_MPI_BINARY=") + env + " is not an executable");
     return env;
   }
+  // Beside this ciosim (the build directory, or PREFIX/bin once installed).
+  if (const fs::path sibling = executable_dir() / "ciosim-mpi";
+      !executable_dir().empty() && executable(sibling))
+    return sibling;
 #ifdef CIOSIM_MPI_BINARY
   if (executable(CIOSIM_MPI_BINARY)) return CIOSIM_MPI_BINARY;
   throw config::ConfigError(

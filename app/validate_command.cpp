@@ -10,16 +10,19 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <optional>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "algorithms/common/trace.hpp"
 #include "algorithms/technique.hpp"
 #include "app/cleanup.hpp"
 #include "app/commands.hpp"
+#include "app/machine.hpp"
 #include "app/mpi_launch.hpp"
 #include "app/output_dir.hpp"
 #include "app/runner.hpp"
@@ -134,6 +137,33 @@ std::vector<std::string> placement_notes(const std::vector<int>& sim, const std:
       "(or a --hostfile)."};
 }
 
+/// The machine's load around the real runs: measured times include whatever else ran.
+std::string load_note(double before, double after) {
+  const unsigned cores = std::thread::hardware_concurrency();
+  if (before < 0 || after < 0) return "load: /proc/loadavg could not be read";
+  char buf[200];
+  std::snprintf(buf, sizeof buf,
+                "load average (1 min) %.2f before and %.2f after the real runs, on %u hardware threads%s",
+                before, after, cores,
+                std::max(before, after) > 0.5 * cores
+                    ? ": the machine was busy, measured times include other work"
+                    : "");
+  return buf;
+}
+
+/// Whether the platform was measured on a machine like this one (`ciosim calibrate` writes the machine
+/// into the platform's description). Otherwise predicted against measured compares a model of another
+/// machine with this one, which says nothing about the model's accuracy.
+std::string calibration_note(const PlatformSpec& p) {
+  const std::string prefix = "Measured by ciosim calibrate: ";
+  const std::string here = machine_hardware(machine_description());
+  if (p.description.rfind(prefix, 0) == 0 && machine_hardware(p.description.substr(prefix.size())) == here)
+    return "platform " + config::quote(p.name) + " was calibrated on a machine like this one (" + here + ")";
+  return "platform " + config::quote(p.name) + " was not calibrated on this machine (" + here +
+         "): predicted against measured compares a model of another machine with this one; run "
+         "`ciosim calibrate` here for a judgement of the model";
+}
+
 /// The reference runs' labels and launcher arguments for this MPI.
 std::vector<std::pair<std::string, std::vector<std::string>>> reference_kinds(const Launcher& l) {
   if (l.flavor == MpiFlavor::OpenMpi)
@@ -191,6 +221,7 @@ int validate_command(const ValidateOptions& opt) {
       rep.platform = config::value_text(set.values.front());
   say("running on MPI: " + std::to_string(s.runs.size()) + " points x " + std::to_string(opt.repeat) +
       " repetitions");
+  const double load_before = load_average();
   const MpiRun real = launch(launcher, opt, ranks, load.sets, {},
                              {"--trace-dir", (ws / "mpi-traces").string(), "--export-dir",
                               (ws / "mpi-files").string(), "--work-dir", work.string()},
@@ -224,6 +255,8 @@ int validate_command(const ValidateOptions& opt) {
     rep.placement = "as the platform (rank r on node r / cores_per_node): " + describe_placement(sim_nodes);
   }
   rep.notes = placement_notes(sim_nodes, real_nodes);
+  rep.notes.push_back(load_note(load_before, load_average()));
+  rep.notes.push_back(calibration_note(first.platform));
 
   // The simulation, with the file and the traces exported.
   std::vector<RunResult> sims;

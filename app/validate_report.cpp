@@ -78,6 +78,9 @@ ojson timing_json(const PhaseTiming& t, bool with_prediction) {
     const double e = t.relative_error();
     j["relative_error"] = std::isnan(e) ? ojson(nullptr) : ojson(e);
   }
+  const double sp = t.spread();
+  j["measured_spread"] = std::isnan(sp) ? ojson(nullptr) : ojson(sp);
+  j["noisy"] = t.noisy();
   return j;
 }
 
@@ -86,6 +89,15 @@ ojson timing_json(const PhaseTiming& t, bool with_prediction) {
 double PhaseTiming::relative_error() const {
   if (!(measured_s > 0)) return std::numeric_limits<double>::quiet_NaN();
   return (predicted_s - measured_s) / measured_s;
+}
+
+double PhaseTiming::spread() const {
+  if (!(measured_s > 0)) return std::numeric_limits<double>::quiet_NaN();
+  return (max_s - min_s) / measured_s;
+}
+
+bool PhaseTiming::noisy() const {
+  return spread() > kNoisySpread;  // false for NaN
 }
 
 bool ValidationReport::passed() const {
@@ -176,12 +188,19 @@ std::string report_text(const ValidationReport& r) {
   for (const auto& p : r.points) {
     out << "  point " << p.index << ": " << p.algorithm << (p.label.empty() ? "" : "  " + p.label) << "\n";
     std::vector<std::vector<std::string>> t{
-        {"phase", "predicted_s", "measured_s", "min_s", "max_s", "error"}};
+        {"phase", "predicted_s", "measured_s", "min_s", "max_s", "error", ""}};
     for (const auto& ph : p.timing)
       t.push_back({ph.name, fixed(ph.predicted_s), fixed(ph.measured_s), fixed(ph.min_s), fixed(ph.max_s),
-                   percent(ph.relative_error())});
-    out << table(t, {false, true, true, true, true, true}, "    ");
+                   percent(ph.relative_error()), ph.noisy() ? "noisy: spread " + percent(ph.spread()) : ""});
+    out << table(t, {false, true, true, true, true, true, false}, "    ");
   }
+  const auto noisy_rows = std::count_if(r.points.begin(), r.points.end(), [](const PointReport& p) {
+    return std::any_of(p.timing.begin(), p.timing.end(), [](const PhaseTiming& t) { return t.noisy(); });
+  });
+  if (noisy_rows > 0)
+    out << "  noisy: the repetitions of a row differ by more than " << percent(kNoisySpread)
+        << " of their median: too noisy to judge an error of that size (" << noisy_rows << " point"
+        << (noisy_rows == 1 ? "" : "s") << "; rerun with more --repeat on an idle machine)\n";
 
   std::vector<std::string> labels;
   for (const auto& p : r.points)

@@ -20,7 +20,15 @@ struct PhaseTiming {
   double max_s = 0;
   /// (predicted - measured) / measured; NaN when nothing was measured.
   double relative_error() const;
+  /// (max - min) / median of the repetitions; NaN when nothing was measured.
+  double spread() const;
+  /// The repetitions disagree by more than kNoisySpread of their median: the measurement cannot tell a
+  /// model error of that size from the machine's noise, so the row is too noisy to judge.
+  bool noisy() const;
 };
+/// The relative spread above which a measured time is flagged as too noisy to judge (20 %: a model
+/// error smaller than that could not be told apart from run-to-run variation on a shared machine).
+constexpr double kNoisySpread = 0.20;
 
 /// The MPI library's own collective write of the point's workload (MPI_File_write_all with a view).
 struct ReferenceRun {

@@ -1,11 +1,14 @@
 #include "config/params.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <climits>
 #include <cmath>
 #include <cstdio>
 
 #include "algorithms/technique.hpp"
+#include "config/platform_file.hpp"
+#include "config/profile_values.hpp"
 #include "config/workload.hpp"
 #include "models/filesystem/kinds.hpp"
 #include "models/network/profiles.hpp"
@@ -22,17 +25,21 @@ const char* type_name(ParamType t) {
       return "string";
     case ParamType::Enum:
       return "enum";
+    case ParamType::Real:
+      return "real";
   }
   return "?";
 }
 
 std::string value_text(const Value& v) {
   if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
+  if (const auto* d = std::get_if<double>(&v)) return format_double(*d);
   return std::get<std::string>(v);
 }
 
 std::string value_toml(const Value& v) {
   if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
+  if (const auto* d = std::get_if<double>(&v)) return toml_double(*d);
   return quote(std::get<std::string>(v));
 }
 
@@ -99,7 +106,7 @@ Param with_choices(Param p, std::vector<std::string> choices) {
 std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
   using T = ParamType;
   const auto none = std::nullopt;
-  return {
+  std::vector<Param> out = {
       with_choices(make("run.algorithm", T::Enum, "", none, "collective I/O technique (`ciosim list`)"),
                    technique_names()),
       ranged(make("run.phases", T::Int, "phases", Value{std::int64_t{0}},
@@ -112,8 +119,8 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
                         "platform: the name of platforms/NAME.toml, or a path to a .toml file"),
                    platform_names),
       ranged(make("run.iterations", T::Int, "writes", Value{std::int64_t{1}},
-                  "times the collective write is repeated (the inspector runs once)"),
-             1, INT_MAX),
+                  "times the collective write is repeated (the inspector runs once); at most a million"),
+             1, 1000000),
       with_choices(
           make("run.access", T::Enum, "", Value{std::string("write")},
                "write: time the technique's write; read: the file is laid out beforehand (not timed) "
@@ -163,8 +170,6 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
       ranged(make("workload.load", T::Size, "entries", Value{std::int64_t{1}},
                   "mesh workload: entries (floats with element_size 4) per mesh node, the kernel's load L"),
              1, std::int64_t{1} << 30),
-      ranged(from_platform(make("pvfs.io_servers", T::Int, "servers", none, "PVFS I/O servers")), 1, INT_MAX),
-      from_platform(make("pvfs.stripe_size", T::Size, "bytes", none, "PVFS strip size")),
       ranged(from_platform(make("platform.nodes", T::Int, "nodes", none, "compute nodes")), 1, INT_MAX),
       ranged(from_platform(make("platform.cores_per_node", T::Int, "cores", none,
                                 "ranks placed per node (their CPU work shares platform.cpu_cores)")),
@@ -216,6 +221,35 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
                "data; none = cb_config_list as given"),
           {"none", "acn", "avn"}),
   };
+  // Every network-profile value of the MPI and the I/O network, after network.io.
+  auto at = std::find_if(out.begin(), out.end(), [](const Param& p) { return p.key == "network.io"; }) + 1;
+  for (const char* role : {"mpi", "io"})
+    for (const auto& f : profile_values()) {
+      Param p = from_platform(make(std::string("network.") + role + "_" + f.field, f.type, f.unit, none,
+                                   std::string("the ") + role + " network profile's " + f.help));
+      p.real_min = 0;
+      p.real_above_min = f.above_zero;
+      p.min = 0;
+      // As for platform values (config/platform_file.cpp): 1 kB/s to 10 TB/s, costs up to a minute.
+      if (p.unit == "bytes/s") p.real_min = 1e3, p.real_max = 1e13, p.real_above_min = false;
+      if (p.unit == "seconds") p.real_max = 60;
+      at = out.insert(at, std::move(p)) + 1;
+    }
+  // Every platform value, where pvfs.io_servers and pvfs.stripe_size have always been (the sweep order).
+  at = std::find_if(out.begin(), out.end(), [](const Param& p) { return p.key == "platform.nodes"; });
+  for (const auto& k : platform_keys()) {
+    Param p = from_platform(
+        make(k.key, k.type, k.unit, none,
+             k.help + " (the platform file's [" + k.table + "] " + k.key.substr(k.table.size() + 1) + ")"));
+    p.min = static_cast<std::int64_t>(k.min) + (k.above_min ? 1 : 0);
+    p.max = static_cast<std::int64_t>(k.max);
+    p.real_min = k.min;
+    p.real_max = k.max;
+    p.real_above_min = k.above_min;
+    p.choices = k.choices;
+    at = out.insert(at, std::move(p)) + 1;
+  }
+  return out;
 }
 
 const Param* find_param(const std::vector<Param>& params, std::string_view key) {
@@ -232,14 +266,31 @@ const Param& param(const std::vector<Param>& params, std::string_view key) {
 }
 
 bool is_platform_path(std::string_view value) {
-  return value.find('/') != std::string_view::npos ||
-         (value.size() > 5 && value.substr(value.size() - 5) == ".toml");
+  // A .xml name is a path too: loading it says it is XML (a SimGrid platform given by mistake).
+  return value.find('/') != std::string_view::npos || value.ends_with(".toml") || value.ends_with(".xml");
 }
 
 void check_value(const Param& p, const Value& v) {
   const std::string unit = p.unit.empty() ? "" : " (" + p.unit + ")";
+  if (p.type == ParamType::Real) {
+    const auto* d = std::get_if<double>(&v);
+    if (!d) throw ConfigError(p.key + " must be a number" + unit + ", got " + value_toml(v));
+    if (!std::isfinite(*d) || *d < p.real_min || (p.real_above_min && *d == p.real_min))
+      throw ConfigError(p.key + " must be a finite number " + (p.real_above_min ? "> " : ">= ") +
+                        format_double(p.real_min) + unit + ", got " + value_toml(v));
+    if (*d > p.real_max)
+      throw ConfigError(p.key + " must be <= " + format_double(p.real_max) + unit + ", got " + value_toml(v));
+    return;
+  }
   if (p.numeric()) {
     const auto* i = std::get_if<std::int64_t>(&v);
+    const auto* text = std::get_if<std::string>(&v);
+    const std::size_t sign = text && !text->empty() && ((*text)[0] == '-' || (*text)[0] == '+') ? 1 : 0;
+    const bool digits =
+        text && text->size() > sign && text->find_first_not_of("0123456789", sign) == std::string::npos;
+    if (digits)  // an integer TOML could not hold: name it as written
+      throw ConfigError(p.key + " = " + *text + " is out of range: integers are 64-bit, at most " +
+                        std::to_string(INT64_MAX));
     if (!i)
       throw ConfigError(p.key + " must be an integer" + unit + ", got " + value_toml(v) +
                         (p.type == ParamType::Size ? "; sizes with units are not accepted" : ""));

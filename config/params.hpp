@@ -27,15 +27,16 @@ enum class ParamType {
   Int,     ///< integer that fits an int (counts of ranks, nodes, servers, iterations)
   Size,    ///< 64-bit integer quantity with a unit (entries, bytes); plain integers only
   String,  ///< free text checked by the consumer (run.platform: a platform name or a .toml path)
-  Enum     ///< one of `choices`
+  Enum,    ///< one of `choices`
+  Real     ///< a finite number with a unit (a platform's bandwidths and times); integers are accepted
 };
 const char* type_name(ParamType t);
 
-/// A parameter value as given: integers for Int/Size, text for String/Enum.
-using Value = std::variant<std::int64_t, std::string>;
-/// `64`, `iec` (what results' params and CSV cells hold).
+/// A parameter value as given: integers for Int/Size, text for String/Enum, a double for Real.
+using Value = std::variant<std::int64_t, std::string, double>;
+/// `64`, `iec`, `5e+07` (what results' params and CSV cells hold).
 std::string value_text(const Value& v);
-/// `64`, `"iec"` (TOML syntax).
+/// `64`, `"iec"`, `5e+07` (TOML syntax; a Real always reads back as a float).
 std::string value_toml(const Value& v);
 
 struct Param {
@@ -46,6 +47,9 @@ struct Param {
   bool platform_default = false;       ///< the default is the platform file's value
   std::int64_t min = 1;                ///< Int/Size: inclusive range
   std::int64_t max = INT64_MAX;
+  double real_min = 0;               ///< Real: the smallest valid value
+  bool real_above_min = false;       ///< Real: the value must be strictly greater than real_min
+  double real_max = 1e300;           ///< Real: the largest valid value
   std::vector<std::string> choices;  ///< Enum: the valid names; String (run.platform): known names
   std::string help;                  ///< one line
 
@@ -67,7 +71,7 @@ const Param& param(const std::vector<Param>& params, std::string_view key);
 
 /// Throws ConfigError when `v` is not a valid value of `p` (wrong type, out of range, unknown choice),
 /// naming the key, the value and what is allowed. For run.platform, a value that contains '/' or ends in
-/// ".toml" is a path and is accepted here (its existence is checked when it is loaded).
+/// ".toml" (or ".xml") is a path and is accepted here (its existence is checked when it is loaded).
 void check_value(const Param& p, const Value& v);
 
 /// True when a run.platform value designates a file rather than a name.

@@ -129,6 +129,22 @@ bool is_source_key(std::string_view key) {
   return key.size() > 7 && key.ends_with("_source");
 }
 
+/// The values a field can physically take, beyond its sign: a value outside is a typing mistake or an
+/// absurd what-if that would only make the simulation meaningless (a memcpy of 1e-300 B/s, an overhead of
+/// 1e308 s), so it is refused when the platform is read or the scenario sets it.
+struct Range {
+  double lo, hi;
+  const char* why;
+};
+Range physical_range(const Field& f) {
+  if (f.key.ends_with("_Bps"))
+    return {1e3, 1e13, "from 1 kB/s, slower than any disk or link, to 10 TB/s, faster than any memory bus"};
+  if (f.key.ends_with("_s")) return {f.min, 60, "a per-operation cost of at most a minute"};
+  if (f.kind == Kind::Int64) return {f.min, 1099511627776.0, "at most 1 TiB"};
+  if (f.table == "nodes" || f.key == "node") return {f.min, 1048576, "at most 2^20 nodes or cores"};
+  return {f.min, 65536, "at most 65,536 servers, threads or requests in flight"};
+}
+
 void check_field(const Field& f, PlatformSpec& p, const std::string& where) {
   const std::string dotted = std::string(f.table) + "." + std::string(f.key);
   std::visit(
@@ -149,11 +165,15 @@ void check_field(const Field& f, PlatformSpec& p, const std::string& where) {
         } else {
           const double x = static_cast<double>(*v);
           const bool ok = std::isfinite(x) && (f.above_min ? x > f.min : x >= f.min);
-          if (!ok) {
-            std::string val = std::is_same_v<T, double> ? format_double(x) : std::to_string(*v);
+          std::string val = std::is_same_v<T, double> ? format_double(x) : std::to_string(*v);
+          if (!ok)
             throw ConfigError(where + dotted + " must be " + (f.above_min ? "> " : ">= ") +
                               format_double(f.min) + " (" + unit_of(f) + "), got " + val);
-          }
+          const Range r = physical_range(f);
+          if (x < r.lo || x > r.hi)
+            throw ConfigError(where + dotted + " = " + val + " is outside the physically meaningful range [" +
+                              format_double(r.lo) + ", " + format_double(r.hi) + "] (" + unit_of(f) + ": " +
+                              r.why + ")");
         }
       },
       f.ref(p));
@@ -237,6 +257,16 @@ std::string toml_type(const toml::node& n) {
 }
 
 toml::table parse_toml(std::string_view toml_text, const std::string& origin) {
+  // XML given by mistake, most likely a SimGrid platform description (<platform version="4.1">): say so
+  // rather than report its first '<' as a TOML syntax error.
+  const auto first = toml_text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && toml_text[first] == '<')
+    throw ConfigError(origin + ": this is XML" +
+                      (toml_text.find("<platform") != std::string_view::npos
+                           ? std::string(", a SimGrid platform description")
+                           : std::string()) +
+                      "; ciosim reads TOML files: a platform is platforms/NAME.toml (nodes, networks, file "
+                      "systems with their sources; docs/models.md), a scenario scenarios/NAME.toml");
   try {
     return toml::parse(toml_text, origin);
   } catch (const toml::parse_error& e) {
@@ -491,6 +521,121 @@ nlohmann::ordered_json platform_json(const PlatformFile& p) {
     j[t] = std::move(obj);
   }
   return j;
+}
+
+namespace {
+
+/// The unit and one line of help of each settable key (shown by `ciosim list` and `ciosim run --help`).
+struct KeyDoc {
+  std::string_view key, unit, help;
+};
+constexpr KeyDoc kKeyDocs[] = {
+    {"nodes.memcpy_Bps", "bytes/s", "CPU cost of copying (pack, unpack, staging) on a compute node"},
+    {"nodes.tuple_cost_s", "seconds", "CPU cost per offset-length tuple an algorithm processes"},
+    {"nodes.loopback_Bps", "bytes/s", "bandwidth of a message between two ranks of the same node"},
+    {"pvfs.io_servers", "servers", "PVFS I/O servers"},
+    {"pvfs.stripe_size", "bytes", "PVFS strip size"},
+    {"pvfs.disk_write_Bps", "bytes/s", "an I/O server's disk, sequential write"},
+    {"pvfs.disk_read_Bps", "bytes/s", "an I/O server's disk, sequential read"},
+    {"pvfs.request_overhead_s", "seconds", "an I/O server's CPU time per request"},
+    {"pvfs.metadata_overhead_s", "seconds", "the metadata server's CPU time per open or close"},
+    {"pvfs.region_overhead_s", "seconds", "an I/O server's CPU time per region of a list request"},
+    {"pvfs.client_region_overhead_s", "seconds", "the client's CPU time per region of a list request"},
+    {"pvfs.flow_buffer", "bytes", "bytes a PVFS flow moves per step"},
+    {"pvfs.max_outstanding", "requests", "requests a client keeps in flight"},
+    {"pvfs.request_header", "bytes", "bytes of a request message besides its regions"},
+    {"pvfs.region_descriptor", "bytes", "bytes per region of a list request"},
+    {"nfs.commit", "", "sync: every WRITE is stable; async: UNSTABLE WRITEs and a COMMIT at close"},
+    {"nfs.wsize", "bytes", "bytes per WRITE RPC"},
+    {"nfs.rsize", "bytes", "bytes per READ RPC"},
+    {"nfs.max_outstanding", "RPCs", "RPCs a client keeps in flight"},
+    {"nfs.server_threads", "threads", "nfsd threads of the server"},
+    {"nfs.rpc_overhead_s", "seconds", "the server's CPU time per RPC"},
+    {"nfs.client_rpc_overhead_s", "seconds", "the client's CPU time per RPC"},
+    {"nfs.rpc_header", "bytes", "bytes of an RPC besides its data"},
+    {"nfs.disk_write_Bps", "bytes/s", "the NFS server's disk, sequential write"},
+    {"nfs.disk_read_Bps", "bytes/s", "the NFS server's disk, sequential read"},
+    {"local.node", "", "the node whose own disk holds the file"},
+    {"local.disk_write_Bps", "bytes/s", "a node's own disk, sequential write"},
+    {"local.disk_read_Bps", "bytes/s", "a node's own disk, sequential read"},
+    {"local.request_overhead_s", "seconds", "CPU time of one system call on the node's disk"},
+};
+
+/// Keys scenarios know by other names, or that are not values (network names).
+bool settable(const Field& f) {
+  const std::string dotted = std::string(f.table) + "." + std::string(f.key);
+  return f.kind != Kind::Network && dotted != "nodes.count" && dotted != "nodes.cores_per_node" &&
+         dotted != "nodes.cpu_cores" && dotted != "filesystem.kind";
+}
+
+const Field& field_of(const PlatformKey& k) {
+  const Field* f = find_field(k.table, std::string_view(k.key).substr(k.table.size() + 1));
+  if (!f) throw std::logic_error("platform key " + k.key + " has no field");
+  return *f;
+}
+
+}  // namespace
+
+const std::vector<PlatformKey>& platform_keys() {
+  static const std::vector<PlatformKey> keys = [] {
+    std::vector<PlatformKey> out;
+    for (const auto& f : kFields) {
+      if (!settable(f)) continue;
+      PlatformKey k;
+      k.table = std::string(f.table);
+      k.key = k.table + "." + std::string(f.key);
+      k.type = f.kind == Kind::Real    ? ParamType::Real
+               : f.kind == Kind::Int   ? ParamType::Int
+               : f.kind == Kind::Int64 ? ParamType::Size
+                                       : ParamType::Enum;
+      const auto doc = std::find_if(std::begin(kKeyDocs), std::end(kKeyDocs),
+                                    [&](const KeyDoc& d) { return d.key == k.key; });
+      if (doc == std::end(kKeyDocs)) throw std::logic_error("platform key " + k.key + " has no help");
+      k.unit = std::string(doc->unit);
+      k.help = std::string(doc->help);
+      k.min = f.min;
+      k.above_min = f.above_min;
+      if (f.kind != Kind::Choice) k.max = physical_range(f).hi;
+      if (f.key.ends_with("_Bps")) k.min = physical_range(f).lo, k.above_min = false;
+      if (f.choices) k.choices = f.choices();
+      out.push_back(std::move(k));
+    }
+    return out;
+  }();
+  return keys;
+}
+
+bool describes_key(const PlatformSpec& p, const PlatformKey& k) {
+  return describes(p, k.table);
+}
+
+Value platform_value(const PlatformSpec& p, const PlatformKey& k) {
+  PlatformSpec copy = p;
+  return std::visit(
+      [](auto* v) -> Value {
+        using T = std::remove_pointer_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::string>)
+          return *v;
+        else if constexpr (std::is_same_v<T, double>)
+          return *v;
+        else
+          return static_cast<std::int64_t>(*v);
+      },
+      field_of(k).ref(copy));
+}
+
+void set_platform_value(PlatformSpec& p, const PlatformKey& k, const Value& value) {
+  std::visit(
+      [&](auto* v) {
+        using T = std::remove_pointer_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::string>)
+          *v = std::get<std::string>(value);
+        else if constexpr (std::is_same_v<T, double>)
+          *v = std::get<double>(value);
+        else
+          *v = static_cast<T>(std::get<std::int64_t>(value));
+      },
+      field_of(k).ref(p));
 }
 
 }  // namespace ciosim::config

@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "config/params.hpp"
 #include "config/run_spec.hpp"
 
 namespace ciosim::config {
@@ -66,6 +67,33 @@ std::string platform_toml(const PlatformFile& p, const std::string& table_prefix
 /// The platform as JSON, mirroring the TOML layout: {name, description, nodes{...}, network{...},
 /// pvfs{...}} with the "_source" keys next to their values.
 nlohmann::ordered_json platform_json(const PlatformFile& p);
+
+// ---- platform values as scenario keys (every one is a what-if: `--set pvfs.disk_write_Bps=1e8`)
+
+/// A platform-file value a scenario may set: the file's [TABLE] KEY is the scenario key "TABLE.KEY"
+/// (pvfs.disk_write_Bps, nodes.memcpy_Bps, nfs.wsize, ...). Not listed: the network names (network.mpi /
+/// network.io) and the keys scenarios know by older names (nodes.count, nodes.cores_per_node,
+/// nodes.cpu_cores, filesystem.kind: platform.nodes, platform.cores_per_node, platform.cpu_cores,
+/// platform.filesystem).
+struct PlatformKey {
+  std::string key;    ///< "pvfs.disk_write_Bps"
+  std::string table;  ///< "pvfs"
+  ParamType type = ParamType::Real;
+  std::string unit;                  ///< "bytes/s", "seconds", ...
+  double min = 0;                    ///< smallest valid value (numbers)
+  bool above_min = false;            ///< strictly greater than min
+  double max = 0;                    ///< largest physically meaningful value (numbers)
+  std::vector<std::string> choices;  ///< Enum: the valid values
+  std::string help;                  ///< one line
+};
+/// Every settable platform key, in the platform file's order.
+const std::vector<PlatformKey>& platform_keys();
+/// Whether the platform file describes the key's table (file-system tables are optional).
+bool describes_key(const PlatformSpec& p, const PlatformKey& k);
+/// The key's value in `p` (Int/Size as integers, Real as a double, Enum as text).
+Value platform_value(const PlatformSpec& p, const PlatformKey& k);
+/// Sets the key's value in `p` (`v` checked by check_value against the key's parameter beforehand).
+void set_platform_value(PlatformSpec& p, const PlatformKey& k, const Value& v);
 
 // ---- TOML helpers shared by the config files
 

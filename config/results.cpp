@@ -14,11 +14,16 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-/// A params value as JSON: a number for integer parameters, else the text.
+/// A params value as JSON: a number for numeric parameters, else the text.
 ojson typed_param(const std::vector<Param>& params, const std::string& key, const std::string& text) {
   const Param* p = find_param(params, key);
   if (p && p->numeric()) {
     std::int64_t v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec == std::errc() && end == text.data() + text.size()) return v;
+  }
+  if (p && p->type == ParamType::Real) {
+    double v = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (ec == std::errc() && end == text.data() + text.size()) return v;
   }

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "algorithms/technique.hpp"
+#include "config/profile_values.hpp"
 #include "config/workload.hpp"
 #include "version.hpp"
 
@@ -43,6 +44,7 @@ struct Given {
 };
 
 std::string expected(const Param& p) {
+  if (p.type == ParamType::Real) return "a number" + (p.unit.empty() ? std::string() : " (" + p.unit + ")");
   if (!p.numeric()) return "a string";
   return "an integer" + (p.unit.empty() ? std::string() : " (" + p.unit + ")");
 }
@@ -50,6 +52,8 @@ std::string expected(const Param& p) {
 Value to_value(const toml::node& n, const Param& p, const std::string& where) {
   // An enum choice that reads as a number (hints.romio_version = 2007) is its text.
   if (n.is_integer() && p.type == ParamType::Enum) return std::to_string(*n.value<std::int64_t>());
+  // A Real given as an integer (disk_write_Bps = 50000000) is that number.
+  if (p.type == ParamType::Real && (n.is_integer() || n.is_floating_point())) return *n.value<double>();
   if (n.is_integer()) return *n.value<std::int64_t>();
   if (n.is_string()) return *n.value<std::string>();
   if (n.is_array() || n.is_table())
@@ -237,6 +241,37 @@ class Expander {
     if (std::find(list.begin(), list.end(), v) == list.end()) list.push_back(std::move(v));
   }
 
+  /// network.mpi_* / network.io_*: a profile value set for the point's MPI or I/O network changes a copy of
+  /// the profile, registered with the point's platform under the same name (looked up before the built-in
+  /// ones). When both roles use one profile (one physical network), both see the change, and setting the
+  /// two roles to different values is an error.
+  void apply_profile_values(const std::map<std::string, Value>& v, RunSpec& r, const std::string& where) {
+    for (const std::string role : {"mpi", "io"}) {
+      const std::string& name = role == "mpi" ? r.network_mpi : r.network_io;
+      NetworkProfile prof = network_profile(name, r.platform.networks);
+      for (const ProfileValue& f : profile_values()) {
+        const std::string key = "network." + role + "_" + f.field;
+        if (is_given(key)) {
+          const std::string other = "network." + std::string(role == "mpi" ? "io" : "mpi") + "_" + f.field;
+          if (r.network_mpi == r.network_io && is_given(other) && v.at(key) != v.at(other))
+            throw ConfigError(where + key + " and " + other +
+                              " differ, but the MPI and the I/O traffic share "
+                              "one network, " +
+                              quote(name) + "; give them one value");
+          f.set(prof, v.at(key));
+        }
+        resolve(key, f.get(prof));
+      }
+      auto& nets = r.platform.networks;
+      auto it =
+          std::find_if(nets.begin(), nets.end(), [&](const NetworkProfile& p) { return p.name == name; });
+      if (it == nets.end())
+        nets.push_back(std::move(prof));
+      else
+        *it = std::move(prof);
+    }
+  }
+
   /// The point's RunSpec, or nothing when the point repeats an earlier one for its technique (a run.phases
   /// sweep point of a technique that ignores run.phases runs once, at the sweep's first value).
   std::optional<RunSpec> build(const std::map<std::string, Value>& v, std::int64_t point, std::int64_t total,
@@ -268,8 +303,16 @@ class Expander {
       if (is_given(key)) field = static_cast<std::remove_reference_t<decltype(field)>>(num(key));
       resolve(key, static_cast<std::int64_t>(field));
     };
-    override_int("pvfs.io_servers", r.platform.pvfs.io_servers);
-    override_int("pvfs.stripe_size", r.platform.pvfs.stripe_size);
+    for (const PlatformKey& k : platform_keys()) {
+      if (!describes_key(r.platform, k)) {
+        if (is_given(k.key))
+          throw ConfigError(where + k.key + " is set, but platform " + quote(pname) + " has no [" + k.table +
+                            "] table; it describes: " + join(r.platform.filesystems));
+        continue;
+      }
+      if (is_given(k.key)) set_platform_value(r.platform, k, v.at(k.key));
+      resolve(k.key, platform_value(r.platform, k));
+    }
     override_int("platform.nodes", r.platform.nodes);
     override_int("platform.cores_per_node", r.platform.cores_per_node);
     override_int("platform.cpu_cores", r.platform.cpu_cores);
@@ -289,6 +332,7 @@ class Expander {
         throw ConfigError(where + "platform " + quote(pname) + ": " + one_line(e.what()));
       }
     }
+    apply_profile_values(v, r, where);
     r.workload.kind = str("workload.kind");
     if (const std::string preset = str("workload.preset"); preset != "none") {
       const Stem2Preset& p = stem2_preset(preset);
@@ -552,6 +596,42 @@ std::string point_label(const RunSpec& spec) {
   return join(parts);
 }
 
+namespace {
+
+/// For a platform or network-profile value the scenario sets: "changes platform "uc3m-2007"'s 5e+07
+/// (source: ...)" for each platform whose own value differs, so a reader sees which documented values a
+/// what-if replaced. "" when the setting changes nothing a platform describes.
+std::string changed_note(const Setting& set, const Scenario& s) {
+  if (set.origin != Origin::Scenario && set.origin != Origin::Set) return "";
+  std::vector<std::string> notes;
+  const auto differs = [&](const Value& own) {
+    return std::any_of(set.values.begin(), set.values.end(), [&](const Value& v) { return v != own; });
+  };
+  const auto source_of = [](const PlatformFile& pf, const std::string& key) {
+    for (const auto& [k, text] : pf.sources)
+      if (k == key + "_source") return " (source: " + text + ")";
+    return std::string(" (no source given)");
+  };
+  for (const auto& [name, pf] : s.platforms) {
+    for (const PlatformKey& k : platform_keys())
+      if (k.key == set.key && describes_key(pf.spec, k) && differs(platform_value(pf.spec, k)))
+        notes.push_back("changes platform " + quote(name) + "'s " + value_toml(platform_value(pf.spec, k)) +
+                        source_of(pf, k.key));
+    for (const std::string role : {"mpi", "io"})
+      for (const ProfileValue& f : profile_values()) {
+        if (set.key != "network." + role + "_" + f.field) continue;
+        const NetworkProfile& prof =
+            network_profile(role == "mpi" ? pf.spec.network_mpi : pf.spec.network_io, pf.spec.networks);
+        if (differs(f.get(prof)))
+          notes.push_back("changes network profile " + quote(prof.name) + "'s " + value_toml(f.get(prof)) +
+                          " (source: " + one_line(prof.source) + ")");
+      }
+  }
+  return join(notes, "; ");
+}
+
+}  // namespace
+
 std::string effective_config_toml(const Scenario& s) {
   std::ostringstream out;
   out << "# Effective configuration of scenario " << quote(s.name) << " (ciosim " << kVersion << ").\n"
@@ -602,6 +682,7 @@ std::string effective_config_toml(const Scenario& s) {
     if (set.origin == Origin::Default) out << "  # default";
     if (set.origin == Origin::Platform) out << "  # the platform's";
     if (set.origin == Origin::Set) out << "  # --set";
+    if (const std::string note = changed_note(set, s); !note.empty()) out << "; " << note;
     out << "\n";
   }
   for (const auto& [name, pf] : s.platforms) out << "\n" << platform_toml(pf, "platforms." + toml_key(name));
@@ -621,6 +702,7 @@ std::string effective_config_json(const Scenario& s) {
     e["value"] = set.sweep || set.values.size() != 1 ? vals : vals[0];
     e["sweep"] = set.sweep;
     e["from"] = origin_name(set.origin);
+    if (const std::string note = changed_note(set, s); !note.empty()) e["changes"] = note;
     params[set.key] = std::move(e);
   }
   j["parameters"] = std::move(params);

@@ -45,6 +45,10 @@ std::vector<std::vector<Tuple>> read_lists(const std::string& path, int ranks) {
         throw std::invalid_argument(
             "workload.file '" + path + "': ranks[" + std::to_string(r) +
             "] must hold [offset, length] pairs of integers (offset >= 0, length > 0)");
+      if (*len > INT64_MAX - *off)
+        throw std::invalid_argument("workload.file '" + path + "': ranks[" + std::to_string(r) + "] tuple [" +
+                                    std::to_string(*off) + ", " + std::to_string(*len) +
+                                    "] ends past the largest 64-bit offset, 9223372036854775807");
       out.push_back(Tuple{*off, *len});
     }
   }

@@ -189,7 +189,15 @@ TEST_CASE("validate: the quickstart on 4 ranks, with the MPI library's own colle
     for (const auto& t : p.at("timing")) {
       CHECK(t.at("predicted_s").get<double>() >= 0);
       CHECK(t.at("measured_median_s").get<double>() >= 0);
+      // One repetition has no spread: never flagged noisy.
+      CHECK(t.at("measured_spread").get<double>() == 0);
+      CHECK(t.at("noisy") == false);
     }
+  // The heading says how far the times can be trusted: the machine's load, and that the quickstart's
+  // platform (a 2007 cluster) was not calibrated on this machine.
+  const std::string text = slurp(w.root / "v/validation.txt");
+  CHECK(text.find("note: load average (1 min) ") != std::string::npos);
+  CHECK(text.find("note: platform \"quickstart\" was not calibrated on this machine") != std::string::npos);
 }
 
 TEST_CASE("validate: ranks grouped into hosts differently are a detected difference (exit 1)") {

@@ -118,6 +118,8 @@ Distribution block_cyclic(std::int64_t nx, int np, std::int64_t bx) {
   const std::string vals = " (Nx=" + s(nx) + ", Np=" + s(np) + ", Bx=" + s(bx) + ")";
   if (nx <= 0 || np <= 0 || bx <= 0)
     throw std::invalid_argument("block-cyclic needs Nx, Np and Bx > 0" + vals);
+  if (bx > nx / np)  // also keeps Np*Bx from overflowing
+    throw std::invalid_argument("block-cyclic needs Np*Bx <= Nx: one block per rank at least" + vals);
   if (nx % (static_cast<std::int64_t>(np) * bx) != 0)
     throw std::invalid_argument("block-cyclic needs Nx divisible by Np*Bx" + vals);
   Distribution d;

@@ -1,0 +1,104 @@
+#include "config/resources.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "config/params.hpp"
+
+namespace ciosim::config {
+namespace {
+
+// Measured on the 2-core VM of docs/benchmarks.md (RelWithDebInfo, 2026-11-23, GNU time's maximum
+// resident size of the point's process; "Memory of a point"):
+constexpr double kBaseBytes = 32.0 * 1024 * 1024;  ///< quickstart point of 4 MiB: 30-35 MiB
+constexpr double kPerRank = 6.6 * 1024;            ///< 256 -> 1024 ranks of block: +4.9 MiB
+constexpr double kPerNode = 3.3 * 1024;            ///< 4096 -> 65,536 nodes: +196 MiB
+constexpr double kPerTuple = 48;  ///< bytes per expanded offset-length tuple: the distribution's and a copy
+/// Resident bytes per byte of the file: 64 -> 256 MiB files on 4 ranks (Bx = 64): block +465 MiB (2.4x),
+/// two-phase +468 MiB (2.4x), IEC +1299 MiB (6.8x: the inspector's buffers and the executor's exchanges).
+double payload_factor(const std::string& technique) {
+  if (technique == "iec" || technique == "multiple-phase") return 7.0;
+  return 2.5;
+}
+
+}  // namespace
+
+MemoryEstimate estimate_memory(const RunSpec& spec, const Distribution& d) {
+  const double file = static_cast<double>(d.nx) * static_cast<double>(spec.workload.element_size);
+  double tuples = 0;
+  for (const Datatype& dt : d.per_rank)
+    tuples +=
+        static_cast<double>(dt.tuples.size()) * static_cast<double>(std::max<std::int64_t>(dt.count, 1));
+  const double payload = payload_factor(spec.algorithm) * file;  // doubles: no wrap-around
+  const double lists = kPerTuple * tuples;
+  const double total = kBaseBytes + kPerRank * spec.ranks + kPerNode * spec.platform.nodes + payload + lists;
+  MemoryEstimate e;
+  e.bytes = total >= 9.2e18 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(total);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.1f", payload_factor(spec.algorithm));
+  e.detail = format_bytes(e.bytes) + ": " + buf + " x the " +
+             format_bytes(static_cast<std::int64_t>(std::min(file, 9.2e18))) +
+             " file (file store, verification copy, ranks' data, " + spec.algorithm + "'s buffers)";
+  if (lists >= 0.1 * total)
+    e.detail +=
+        " + " + format_bytes(static_cast<std::int64_t>(std::min(lists, 9.2e18))) + " of offset-length tuples";
+  if (kPerNode * spec.platform.nodes >= 0.1 * total)
+    e.detail += " + " + format_bytes(static_cast<std::int64_t>(kPerNode * spec.platform.nodes)) + " for " +
+                std::to_string(spec.platform.nodes) + " nodes";
+  return e;
+}
+
+std::int64_t physical_memory() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), size = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || size <= 0) return 0;
+  return static_cast<std::int64_t>(pages) * size;
+}
+
+std::string format_bytes(std::int64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 6) v /= 1024, ++u;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+  return buf;
+}
+
+std::int64_t parse_size(const std::string& text, const std::string& what) {
+  const auto bad = [&] {
+    return ConfigError(what + " must be a positive size in bytes, e.g. 8GiB, 512MiB or 1e9; got \"" + text +
+                       "\"");
+  };
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    throw bad();
+  }
+  std::string unit = text.substr(used);
+  unit.erase(0, unit.find_first_not_of(' '));
+  const std::pair<const char*, double> units[] = {{"", 1},
+                                                  {"B", 1},
+                                                  {"KiB", 1024.0},
+                                                  {"MiB", 1048576.0},
+                                                  {"GiB", 1073741824.0},
+                                                  {"TiB", 1099511627776.0},
+                                                  {"kB", 1e3},
+                                                  {"MB", 1e6},
+                                                  {"GB", 1e9},
+                                                  {"TB", 1e12}};
+  for (const auto& [name, factor] : units)
+    if (unit == name) {
+      const double bytes = v * factor;
+      if (!std::isfinite(bytes) || bytes < 1 || bytes > 9.2e18) throw bad();
+      return static_cast<std::int64_t>(bytes);
+    }
+  throw bad();
+}
+
+}  // namespace ciosim::config

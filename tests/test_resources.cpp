@@ -1,0 +1,67 @@
+// The memory a point will need, estimated before simulating (issue 13, item 2), and the size syntax of
+// --max-memory.
+#include <catch2/catch.hpp>
+
+#include "algorithms/common/distribution.hpp"
+#include "config/params.hpp"
+#include "config/resources.hpp"
+
+using namespace ciosim;
+using namespace ciosim::config;
+
+namespace {
+
+RunSpec point(const std::string& algorithm, std::int64_t nx) {
+  RunSpec r;
+  r.algorithm = algorithm;
+  r.ranks = 4;
+  r.platform.nodes = 4;
+  r.workload.nx = nx;
+  r.workload.bx = 64;
+  r.workload.element_size = 4;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("estimate_memory: grows with the file, more for the butterfly techniques") {
+  const RunSpec small = point("block", 1 << 20), big = point("block", 1 << 26);
+  const auto es = estimate_memory(small, block_cyclic(small.workload.nx, 4, 64));
+  const auto eb = estimate_memory(big, block_cyclic(big.workload.nx, 4, 64));
+  // 256 MiB of file: 2.5 x 256 MiB of payload over the base (measured: 651 MiB resident for block).
+  CHECK(eb.bytes > es.bytes);
+  CHECK(eb.bytes > 600LL << 20);
+  CHECK(eb.bytes < 800LL << 20);
+  const RunSpec iec = point("iec", 1 << 26);
+  CHECK(estimate_memory(iec, block_cyclic(iec.workload.nx, 4, 64)).bytes > 3 * (eb.bytes - es.bytes) / 2);
+  CHECK(eb.detail.find("2.5 x the 256.0 MiB file") != std::string::npos);
+}
+
+TEST_CASE("estimate_memory: a file past 2^63 bytes saturates instead of wrapping") {
+  RunSpec r = point("block", std::int64_t{1} << 61);
+  r.workload.element_size = 64;
+  Distribution d;
+  d.nx = r.workload.nx;
+  d.per_rank.resize(4);
+  CHECK(estimate_memory(r, d).bytes == INT64_MAX);
+}
+
+TEST_CASE("parse_size: bytes with binary and decimal units, errors name the value as written") {
+  CHECK(parse_size("4096", "--max-memory") == 4096);
+  CHECK(parse_size("8GiB", "--max-memory") == 8LL << 30);
+  CHECK(parse_size("512 MiB", "--max-memory") == 512LL << 20);
+  CHECK(parse_size("1e9", "--max-memory") == 1000000000);
+  CHECK(parse_size("2GB", "--max-memory") == 2000000000);
+  for (const char* bad : {"", "lots", "0", "-1GiB", "8 GiBs", "1e30"}) {
+    INFO(bad);
+    try {
+      parse_size(bad, "--max-memory");
+      FAIL("accepted");
+    } catch (const ConfigError& e) {
+      CHECK(std::string(e.what()).find(std::string("got \"") + bad + "\"") != std::string::npos);
+    }
+  }
+  CHECK(format_bytes(1536) == "1.5 KiB");
+  CHECK(format_bytes(100) == "100 B");
+  CHECK(physical_memory() > 0);
+}
