@@ -13,6 +13,7 @@
 #include "algorithms/iec/iec.hpp"
 #include "algorithms/multiple_phase/multiple_phase.hpp"
 #include "algorithms/two_phase/two_phase.hpp"
+#include "algorithms/view_based/view_based.hpp"
 
 namespace ciosim {
 
@@ -47,7 +48,7 @@ std::vector<TechniqueInfo> make_registry() {
       iec::run,
       {},
       {},
-      {},  // session: none, run and read are stateless
+      {},
   });
   list.push_back(TechniqueInfo{
       "block",
@@ -63,7 +64,7 @@ std::vector<TechniqueInfo> make_registry() {
       block_io::run,
       block_io::run_read,
       {},
-      {},  // session: none, run and read are stateless
+      {},
   });
   list.push_back(TechniqueInfo{
       "two-phase",
@@ -84,7 +85,7 @@ std::vector<TechniqueInfo> make_registry() {
       two_phase::run_write,
       two_phase::run_read,
       {},
-      {},  // session: none, run and read are stateless
+      {},
   });
   list.push_back(TechniqueInfo{
       "list-io",
@@ -100,7 +101,7 @@ std::vector<TechniqueInfo> make_registry() {
       list_io::run_write,
       list_io::run_read,
       {},
-      {},  // session: none, run and read are stateless
+      {},
   });
   list.push_back(TechniqueInfo{
       "independent",
@@ -113,7 +114,7 @@ std::vector<TechniqueInfo> make_registry() {
       independent::run_write,
       independent::run_read,
       {},
-      {},  // session: none, run and read are stateless
+      {},
   });
   list.push_back(TechniqueInfo{
       "gathered",
@@ -129,7 +130,7 @@ std::vector<TechniqueInfo> make_registry() {
       gathered::run_write,
       gathered::run_read,
       {},
-      {},  // session: none, run and read are stateless
+      {},
   });
   list.push_back(TechniqueInfo{
       "multiple-phase",
@@ -147,7 +148,7 @@ std::vector<TechniqueInfo> make_registry() {
       multiple_phase::run,
       multiple_phase::run_read,
       multiple_phase::check_phases,
-      {},  // session: none, run and read are stateless
+      {},
   });
   list.push_back(TechniqueInfo{
       "sequential",
@@ -161,7 +162,26 @@ std::vector<TechniqueInfo> make_registry() {
       sequential::run_write,
       {},
       {},
-      {},  // session: none, run and read are stateless
+      {},
+  });
+  list.push_back(TechniqueInfo{
+      "view-based",
+      "View-based collective I/O: at set_view every rank ships its view (displacement, element size, "
+      "flattened filetype) once to every aggregator, which keeps all views. The file is cut into blocks of "
+      "one collective buffer (hints.vb_buffer_size, default cb_buffer_size) owned round-robin by the "
+      "aggregators (hints.vb_aggregators, default every rank): no per-call file domains or offset lists. "
+      "A write sends, for each block it touches, one message (its interval in view space and the data) to "
+      "the block's owner, which scatters it through the stored view into a collective buffer cached in a "
+      "pool (hints.vb_pool_size, LRU); dirty buffers are written on eviction, at sync and at close "
+      "(write-on-close). A read is served from the cache on a hit and reads the block on a miss.",
+      "J. Garcia Blas, F. Isaila, D. E. Singh, J. Carretero, \"View-based collective I/O for MPI-IO\", "
+      "8th IEEE International Symposium on Cluster Computing and the Grid (CCGrid), 2008, §IV-V",
+      FileLayout::Logical,
+      view_based::check,
+      view_based::run_write,
+      view_based::run_read,
+      {},
+      view_based::make_session,
   });
   return list;
 }

@@ -220,6 +220,17 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
                "(Filgueira et al., VECPAR 2008) before each write: acn = most contiguous pieces, avn = most "
                "data; none = cb_config_list as given"),
           {"none", "acn", "avn"}),
+      // View-based collective I/O (García Blas, Isaila, Singh, Carretero, CCGrid 2008, §IV-V).
+      ranged(make("hints.vb_buffer_size", T::Size, "bytes", Value{std::int64_t{0}},
+                  "view-based: file block = collective buffer, blocks owned round-robin by the aggregators "
+                  "(0 = hints.cb_buffer_size, the paper's default; its runs use 4 MiB, BTIO 1 MiB)"),
+             0, INT_MAX),
+      ranged(make("hints.vb_pool_size", T::Size, "bytes", Value{std::int64_t{67108864}},
+                  "view-based: an aggregator's pool of cached collective buffers, LRU (paper: 64 MiB)"),
+             1, INT64_MAX),
+      ranged(make("hints.vb_aggregators", T::Int, "aggregators", Value{std::int64_t{0}},
+                  "view-based aggregators, spread evenly over the ranks; 0 = every rank (the paper's runs)"),
+             0, INT_MAX),
   };
   // Every network-profile value of the MPI and the I/O network, after network.io.
   auto at = std::find_if(out.begin(), out.end(), [](const Param& p) { return p.key == "network.io"; }) + 1;

@@ -365,6 +365,9 @@ class Expander {
     r.hints.version = romio_version_from_name(str("hints.romio_version"));
     r.hints.listio_batch = static_cast<int>(num("hints.listio_batch"));
     r.hints.lap = lap_criterion_from_name(str("hints.lap"));
+    r.hints.vb_buffer_size = num("hints.vb_buffer_size");
+    r.hints.vb_pool_size = num("hints.vb_pool_size");
+    r.hints.vb_aggregators = static_cast<int>(num("hints.vb_aggregators"));
     try {
       check_hints(r.hints);
     } catch (const std::invalid_argument& e) {

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -24,17 +25,18 @@ struct Forked {
   std::string error;
   bool verified = false;
   double sim_time_s = 0;
-  std::vector<std::byte> file;  ///< the simulated file after the run
+  std::vector<std::byte> file;                ///< the simulated file after the run
+  std::map<std::string, std::int64_t> calls;  ///< MPI and file calls summed over ranks (RunResult::calls)
 };
 
 inline Forked simulate_forked(RunSpec spec) {
   char path[] = "/tmp/ciosim-test-XXXXXX";
   const int tmp = ::mkstemp(path);
-  if (tmp < 0) return Forked{false, "mkstemp failed", false, 0, {}};
+  if (tmp < 0) return Forked{false, "mkstemp failed", false, 0, {}, {}};
   ::close(tmp);
   spec.export_file = path;
   int fds[2];
-  if (::pipe(fds) != 0) return Forked{false, "pipe failed", false, 0, {}};
+  if (::pipe(fds) != 0) return Forked{false, "pipe failed", false, 0, {}, {}};
   std::fflush(nullptr);
   const pid_t pid = ::fork();
   if (pid == 0) {
@@ -42,7 +44,7 @@ inline Forked simulate_forked(RunSpec spec) {
     nlohmann::json j;
     try {
       const RunResult r = sim::simulate(spec);
-      j = {{"ok", true}, {"verified", r.file_verified}, {"sim_time_s", r.sim_time_s}};
+      j = {{"ok", true}, {"verified", r.file_verified}, {"sim_time_s", r.sim_time_s}, {"calls", r.calls}};
     } catch (const std::exception& e) {
       j = {{"ok", false}, {"error", e.what()}};
     }
@@ -70,6 +72,7 @@ inline Forked simulate_forked(RunSpec spec) {
     if (f.ok) {
       f.verified = j.at("verified").get<bool>();
       f.sim_time_s = j.at("sim_time_s").get<double>();
+      f.calls = j.at("calls").get<std::map<std::string, std::int64_t>>();
     } else {
       f.error = j.at("error").get<std::string>();
     }

@@ -332,7 +332,9 @@ TEST_CASE("technique registry, fill_entry and expected files", "[technique]") {
   std::vector<std::string> names;
   for (const TechniqueInfo& t : techniques()) names.push_back(t.name);
   REQUIRE(names == std::vector<std::string>{"iec", "block", "two-phase", "list-io", "independent", "gathered",
-                                            "multiple-phase", "sequential"});
+                                            "multiple-phase", "sequential", "view-based"});
+  // Only view-based keeps state while the file is open (a Session); the driver runs the others per call.
+  for (const TechniqueInfo& t : techniques()) CHECK(static_cast<bool>(t.session) == (t.name == "view-based"));
   CHECK(technique("iec").layout == FileLayout::Logical);
   CHECK(technique("block").layout == FileLayout::RankMajor);
   CHECK_THAT(technique("iec").citation, Catch::Contains("Singh") && Catch::Contains("2009"));
@@ -351,7 +353,7 @@ TEST_CASE("technique registry, fill_entry and expected files", "[technique]") {
   } catch (const std::invalid_argument& e) {
     CHECK(std::string(e.what()) ==
           "unknown algorithm 'x' (valid: iec, block, two-phase, list-io, independent, gathered, "
-          "multiple-phase, sequential)");
+          "multiple-phase, sequential, view-based)");
   }
 
   std::vector<std::byte> four(4), two(2), twelve(12);

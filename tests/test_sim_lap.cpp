@@ -163,6 +163,11 @@ TEST_CASE("oracle: every technique writes the identical file on a mesh, with and
   };
   std::vector<Variant> variants;
   for (const TechniqueInfo& t : techniques()) variants.push_back({t.name, "defaults", IoHints{}});
+  IoHints vb;
+  vb.vb_buffer_size = 50;  // blocks cutting nodes in two; two buffers per pool: evictions
+  vb.vb_pool_size = 100;
+  vb.vb_aggregators = 4;
+  variants.push_back({"view-based", "vb_buffer_size=50 vb_pool_size=100 vb_aggregators=4", vb});
   for (LapCriterion c : {LapCriterion::Acn, LapCriterion::Avn}) {
     IoHints h;
     h.lap = c;

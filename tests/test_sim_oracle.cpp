@@ -58,6 +58,15 @@ std::vector<Variant> variants() {
   h.cb_buffer_size = 100;
   out.push_back({"gathered", "cb_buffer_size=100", h});
   out.push_back({"multiple-phase", "run.phases=1", IoHints{}, 1});
+  h = IoHints{};
+  h.vb_buffer_size = 100;  // blocks cutting entries in two
+  h.vb_pool_size = 200;    // two buffers: LRU evictions in every call
+  h.vb_aggregators = 3;
+  out.push_back({"view-based", "vb_buffer_size=100 vb_pool_size=200 vb_aggregators=3", h});
+  h = IoHints{};
+  h.vb_buffer_size = 64;
+  h.vb_aggregators = 1;
+  out.push_back({"view-based", "vb_buffer_size=64 vb_aggregators=1", h});
   return out;
 }
 

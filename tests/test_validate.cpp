@@ -158,6 +158,30 @@ TEST_CASE("validate: every technique with a read path reads the same data with t
   CHECK(seen == std::set<std::string>(names.begin(), names.end()));
 }
 
+TEST_CASE("validate: view-based with blocks, pool and aggregators that force messages and evictions") {
+  // Blocks of 1000 bytes cut entries and chunks, a pool of two buffers evicts in every call, 3 of 4 ranks
+  // aggregate, two writes (reads) per open file: the view shipping, the per-block messages, the LRU
+  // write-backs, the read misses and write-on-close all run on real MPI and must match the simulation.
+  Workspace w;
+  for (const char* access : {"write", "read"}) {
+    const std::string out = std::string("v-") + access;
+    const Output r = w.run(
+        "validate " + kQuickstart + " -n 4 --repeat 1 --no-reference -q --out " + out + kOneHost +
+        " --placement platform --set workload.nx=65536 --set run.algorithm=view-based --set run.iterations=2"
+        " --set hints.vb_buffer_size=1000 --set hints.vb_pool_size=2000 --set hints.vb_aggregators=3"
+        " --set run.access=" +
+        access);
+    INFO(access << ": " << r.out << r.err);
+    REQUIRE(r.code == 0);
+    CHECK(checked_points(w.root / out) == std::set<std::string>{"view-based"});
+    const auto sim = nlohmann::json::parse(slurp(w.root / out / "results.json"));
+    REQUIRE(sim.at("runs").size() == 1);
+    const auto& calls = sim.at("runs")[0].at("calls");
+    CHECK(calls.value("alltoall", 0) == 0);  // no per-call exchange: the views are at the aggregators
+    CHECK(calls.at("allgather") == 4);       // the view sizes, once at set_view
+  }
+}
+
 TEST_CASE("validate: the quickstart on 4 ranks, with the MPI library's own collective write beside it") {
   // The quickstart's platform and techniques as shipped; Bx = 64 only, to stay short under the sanitizers.
   Workspace w;

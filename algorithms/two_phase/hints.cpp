@@ -71,6 +71,15 @@ void check_hints(const IoHints& h) {
     throw std::invalid_argument("hints.listio_batch must be >= 1 region (got " +
                                 std::to_string(h.listio_batch) + ")");
   parse_cb_config_list(h.cb_config_list);
+  if (h.vb_buffer_size < 0)
+    throw std::invalid_argument("hints.vb_buffer_size must be >= 0 bytes (0 = hints.cb_buffer_size; got " +
+                                std::to_string(h.vb_buffer_size) + ")");
+  if (h.vb_pool_size < 1)
+    throw std::invalid_argument("hints.vb_pool_size must be >= 1 byte (got " +
+                                std::to_string(h.vb_pool_size) + ")");
+  if (h.vb_aggregators < 0)
+    throw std::invalid_argument("hints.vb_aggregators must be >= 0 (0 = every rank; got " +
+                                std::to_string(h.vb_aggregators) + ")");
 }
 
 }  // namespace ciosim

@@ -43,6 +43,11 @@ struct IoHints {
   int listio_batch = 64;  ///< regions per list-I/O request (ad_pvfs2 MAX_ARRAY_SIZE)
   LapCriterion lap =
       LapCriterion::None;  ///< two-phase write: LAP aggregator assignment (replaces cb_config_list)
+  // View-based collective I/O (García Blas, Isaila, Singh, Carretero, CCGrid 2008; algorithms/view_based/)
+  std::int64_t vb_buffer_size = 0;  ///< bytes of a file block = one collective buffer; 0 = cb_buffer_size
+  std::int64_t vb_pool_size =
+      64 * 1024 * 1024;    ///< bytes of an aggregator's buffer pool (the paper's 64 MiB)
+  int vb_aggregators = 0;  ///< aggregators; 0 = every rank (the paper's runs)
 };
 
 const char* cb_mode_name(CbMode m);
@@ -57,7 +62,8 @@ const char* lap_criterion_name(LapCriterion c);
 LapCriterion lap_criterion_from_name(const std::string& name);
 
 /// Throws std::invalid_argument (one line) when a hint is out of range: cb_buffer_size < 1,
-/// cb_nodes < 0, striping_unit < 0, listio_batch < 1, or a cb_config_list that does not parse.
+/// cb_nodes < 0, striping_unit < 0, listio_batch < 1, a cb_config_list that does not parse, vb_buffer_size <
+/// 0, vb_pool_size < 1, vb_aggregators < 0.
 void check_hints(const IoHints& h);
 
 }  // namespace ciosim
