@@ -65,10 +65,17 @@ void print_iec_json(const PlanOptions& opt, const std::vector<iec::RankPlan>& pl
   std::cout << "]}\n" << std::flush;
 }
 
-void write_svg(const std::string& path, const std::string& svg) {
+/// Throws ConfigError unless `path` can be written as the SVG: not a directory, in an existing directory.
+void check_svg_path(const std::string& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec))
     throw config::ConfigError("--svg " + path + " is a directory; give a file name");
+  const fs::path parent = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+  if (!fs::is_directory(parent, ec))
+    throw config::ConfigError("--svg " + path + ": directory " + parent.string() + " does not exist");
+}
+
+void write_svg(const std::string& path, const std::string& svg) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (!f) throw config::ConfigError("--svg " + path + ": cannot create the file");
   f << svg;
@@ -81,6 +88,7 @@ int show_iec(const PlanOptions& opt, const std::string& title, const Distributio
   if (const std::string reason = technique("iec").check(d); !reason.empty())
     throw config::ConfigError("technique iec cannot run this workload: " + reason);
   const std::vector<iec::RankPlan> plans = iec::inspect_all(d);
+  if (!opt.svg.empty()) check_svg_path(opt.svg);
   const std::string svg = opt.svg.empty() ? "" : iec_svg(title, d, plans);  // its limits checked first
   if (opt.json)
     print_iec_json(opt, plans);

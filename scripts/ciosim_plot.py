@@ -284,7 +284,11 @@ def draw_sweep(plt, title, rows, x, y, group, panels, logx, logy):
                 ax.set_xticklabels([fmt_value(v) for v in xs])
                 ax.minorticks_off()
         if logy:
+            from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
             ax.set_yscale("log")
+            ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))  # 0.1, 0.2, 0.5, 1, ...
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.yaxis.set_minor_formatter(NullFormatter())
         ax.grid(True, which="major", linewidth=0.4, alpha=0.6)
         if panels:
             ax.set_title(label_of(panels, pv), fontsize=9)
@@ -319,7 +323,7 @@ def draw_phases(plt, title, runs, labels):
                 names.append(name)
     cmap = plt.get_cmap("tab20" if len(names) > 10 else "tab10")
     colour = {name: cmap(i % cmap.N) for i, name in enumerate(names)}
-    height = max(2.2, 0.32 * len(runs) + 1.6)
+    height = max(2.2, 0.32 * len(runs) + 1.6, 0.19 * (len(names) + 1) + 0.9)  # room for every legend entry
     width = 8.5
     fig, ax = plt.subplots(figsize=(width, height))
     seen = set()
@@ -398,7 +402,9 @@ def main(argv):
     conds = parse_where(args.where, rows_all)
     picked = [i for i, r in enumerate(rows_all) if matches(r, conds)]
     if not picked:
-        raise BadInput("--where selects no run")
+        seen = "; ".join(f"{k} takes " + ", ".join(distinct(fmt_value(r.get(k)) for r in rows_all if k in r))
+                         for k, _ in conds)
+        raise BadInput("--where " + " ".join(f"{k}={v}" for k, v in conds) + " selects no run (" + seen + ")")
     runs = [runs[i] for i in picked]
     rows = [rows_all[i] for i in picked]
     y = args.y or total_time_key(runs)
@@ -425,8 +431,9 @@ def main(argv):
     want_phases = args.kind in ("phases", "all") or (args.kind == "auto" and len(runs) <= 40)
     if want_phases:
         vary = varying_keys(rows)
-        labels = [label_of(vary, [r.get(k) for k in vary]) if vary else f"run {i + 1}"
-                  for i, r in enumerate(rows)]
+        if not vary:  # one run (or identical ones): name it by what was set
+            vary = [k for k in (runs[0].get("params") or {})] or ["run.algorithm"]
+        labels = [label_of(vary, [r.get(k) for k in vary]) for r in rows]
         fig = draw_phases(plt, title, runs, labels)
         written += save(fig, out, "phases", formats)
         plt.close(fig)

@@ -129,14 +129,15 @@ TEST_CASE("ciosim plan --svg draws every phase's memory, deterministically") {
   // A background, 3 memory states x 4 ranks x 8 slots, and 4 packed chunks of 4 entries.
   CHECK(count(svg, "<rect") == 1 + 3 * 4 * 8 + 4 * 4);
   CHECK(count(svg, "stroke=\"#b00000\"") == 2 * 4 * 2);  // 2 phases x 4 ranks x 2 entries sent
-  for (const char* bad :
-       {"plan --nx 4096 --np 4 --svg c.svg", "plan --nx 16 --np 4 --svg .", "plan --np 4",
-        "plan s.toml --nx 16", "plan s.toml", "plan s.toml --point 9", "plan --nx 16 --np 4 --point 2",
-        "plan s.toml --point 1 --set run.algorithm=block"}) {
+  for (const char* bad : {"plan --nx 4096 --np 4 --svg c.svg", "plan --nx 16 --np 4 --svg .",
+                          "plan --nx 16 --np 4 --svg no/a.svg", "plan --np 4", "plan s.toml --nx 16",
+                          "plan s.toml", "plan s.toml --point 9", "plan --nx 16 --np 4 --point 2",
+                          "plan s.toml --point 1 --set run.algorithm=block"}) {
     const Output e = w.run(bad);
     INFO(bad << " -> " << e.err);
     CHECK(e.code == 2);
     CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
+    CHECK(e.out.empty());
   }
   CHECK_FALSE(fs::exists(w.root / "c.svg"));
 }
