@@ -188,6 +188,8 @@ def choose_layout(rows, args):
 def label_of(keys, values):
     parts = []
     for k, v in zip(keys, values):
+        if v is None:  # the key does not apply to this run (e.g. run.phases of a technique without phases)
+            continue
         short = k.split(".")[-1] if k not in ("run.algorithm",) else ""
         parts.append(f"{short}={fmt_value(v)}" if short else fmt_value(v))
     return ", ".join(parts) if parts else "all runs"
