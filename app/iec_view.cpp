@@ -85,11 +85,13 @@ std::string iec_text(const std::string& title, const Distribution& d,
   const std::size_t lw = std::to_string(np - 1).size() + 1;
   std::ostringstream out;
   out << title << "\n"
-      << "Nph = ceil(log2 Np) = " << nph << " butterfly phases. Each rank allocates " << slots
-      << " memory slots: Nx/Np = " << nx / np << " for its own entries and Nx/(2 Np) = " << half
-      << " for what it receives in each phase. A cell is the index i of the entry x[i] held in that slot; "
-         "'.' "
-         "is a slot not written yet.\n\n";
+      << wrap("Nph = ceil(log2 Np) = " + std::to_string(nph) + " butterfly phases. Each rank allocates " +
+                  std::to_string(slots) + " memory slots: Nx/Np = " + std::to_string(nx / np) +
+                  " for its own entries and Nx/(2 Np) = " + std::to_string(half) +
+                  " for what it receives in each phase. A cell is the index i of the entry x[i] held in that "
+                  "slot; '.' is a slot not written yet.",
+              0)
+      << "\n\n";
 
   out << "Summary (the paper's Tables 1-4)\n  rank  alloc_offset";
   for (int ph = 0; ph < nph; ++ph) out << "  partner_ph" << ph + 1 << "  recv_offset_ph" << ph + 1;

@@ -144,10 +144,10 @@ TEST_CASE("ciosim plan --svg draws every phase's memory, deterministically") {
 
 TEST_CASE("ciosim plan SCENARIO shows the aggregators, file domains and rounds two-phase computes") {
   Workspace w;
-  const std::string args =
-      "plan s.toml --point 1 --set run.algorithm=two-phase --set workload.kind=block3d --set workload.nx=8 "
-      "--set workload.ny=8 --set workload.nz=8 --set workload.bx=1 --set hints.cb_buffer_size=256 --rounds "
-      "99";
+  w.write("b.toml",
+          "name = \"b3\"\n[run]\nalgorithm = \"two-phase\"\nranks = 4\nplatform = \"tiny\"\n"
+          "[workload]\nkind = \"block3d\"\nnx = 8\nny = 8\nnz = 8\n[hints]\ncb_buffer_size = 256\n");
+  const std::string args = "plan b.toml --rounds 99";  // one point: no --point needed
   const Output r = w.run(args);
   INFO(r.err << r.out);
   REQUIRE(r.code == 0);
