@@ -13,6 +13,11 @@ namespace {
 
 using Memory = std::vector<std::vector<std::int64_t>>;
 
+/// Memory slots shown per row: what fits in about 100 columns with cells `cw` wide (at least 16).
+std::size_t slots_shown(std::size_t cw) {
+  return std::max<std::size_t>(16, 96 / cw);
+}
+
 /// Memory slots a datatype selects, in its order.
 std::vector<std::int64_t> slots_of(const Datatype& dt) {
   std::vector<std::int64_t> out;
@@ -59,7 +64,7 @@ std::string label(int r, std::size_t w) {
 void grid(std::ostringstream& out, const Memory& mem, std::size_t cw, std::size_t lw) {
   for (std::size_t r = 0; r < mem.size(); ++r) {
     out << "  " << label(static_cast<int>(r), lw) << " |";
-    const auto shown = std::min<std::size_t>(mem[r].size(), kMaxSlotsShown);
+    const auto shown = std::min(mem[r].size(), slots_shown(cw));
     for (std::size_t k = 0; k < shown; ++k) out << cell(mem[r][k], cw);
     out << (shown < mem[r].size() ? " ... (" + std::to_string(mem[r].size() - shown) + " more slots)" : " |")
         << "\n";
@@ -68,7 +73,8 @@ void grid(std::ostringstream& out, const Memory& mem, std::size_t cw, std::size_
 
 void slot_header(std::ostringstream& out, std::int64_t slots, std::size_t cw, std::size_t lw) {
   out << "  " << std::string(lw, ' ') << " |";
-  for (std::int64_t k = 0; k < std::min(slots, kMaxSlotsShown); ++k) out << cell(k, cw);
+  for (std::int64_t k = 0; k < std::min(slots, static_cast<std::int64_t>(slots_shown(cw))); ++k)
+    out << cell(k, cw);
   out << "   <- memory slot\n";
 }
 

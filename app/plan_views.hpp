@@ -11,13 +11,10 @@
 
 namespace ciosim::app {
 
-/// Rows of the text view show at most this many memory slots (longer rows end in "...").
-inline constexpr std::int64_t kMaxSlotsShown = 64;
-
 /// The IEC plan step by step: the initial placement (Table 1, Fig. 3), each butterfly phase's pairs,
 /// sends, receive offsets and the memory after it (Tables 2-3, Figs. 5-6), the packing and the file
 /// offsets (Table 4, Fig. 7). `title` is the first line. One cell per memory slot: the index i of the x[i]
-/// it holds, '.' when empty.
+/// it holds, '.' when empty; rows show the slots that fit in about 100 columns, then "... (N more slots)".
 std::string iec_text(const std::string& title, const Distribution& d,
                      const std::vector<iec::RankPlan>& plans);
 
