@@ -222,6 +222,14 @@ TEST_CASE("ciosim plot draws a results folder into SVG and PNG, byte-identical a
     CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
     CHECK(e.err.rfind("ciosim: error: ", 0) == 0);
   }
+  // A python without matplotlib: Debian's, without its site packages (-S).
+  w.write("bare-python", "#!/bin/sh\nexec /usr/bin/python3 -S \"$@\"\n");
+  fs::permissions(w.root / "bare-python", fs::perms::owner_all);
+  ::setenv("CIOSIM_PYTHON", (w.root / "bare-python").c_str(), 1);
+  const Output m = w.run("plot res");
+  CHECK(m.code == 2);
+  CHECK(contains(m.err, "matplotlib is not installed"));
+  CHECK(std::count(m.err.begin(), m.err.end(), '\n') == 1);
   ::setenv("CIOSIM_PYTHON", (w.root / "no-python").c_str(), 1);
   const Output e = w.run("plot res");
   ::unsetenv("CIOSIM_PYTHON");
