@@ -11,6 +11,10 @@
 #include "app/mpi_launch.hpp"
 #include "config/params.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace ciosim::app {
 
 /// Where platforms/NAME.toml are looked up, in order: $CIOSIM_DATA_DIR (if set), the source tree the
@@ -18,6 +22,9 @@ namespace ciosim::app {
 std::vector<std::filesystem::path> data_dirs();
 /// The directory of the running executable ("" when /proc/self/exe cannot be read).
 std::filesystem::path executable_dir();
+
+/// `text` word-wrapped to `width` columns, every line but the first indented by `indent` spaces.
+std::string wrap(const std::string& text, std::size_t indent, std::size_t width = 100);
 
 /// The parameter table as text (key, type, unit, default, choices, help), for `run --help` and `list`.
 std::string parameter_help(const std::vector<config::Param>& params);
@@ -38,16 +45,40 @@ struct RunOptions {
 int run_command(const RunOptions& opt);
 
 struct PlanOptions {
+  std::string scenario;           ///< "" = the IEC plan of --nx/--np; else the plan of one of its points
+  std::vector<std::string> sets;  ///< --set overrides of the scenario
+  std::int64_t point = 0;         ///< 1-based point of the scenario; 0 = unset (fine for one point)
+  int rounds = 4;                 ///< two-phase: rounds shown per aggregator
+  bool json = false;              ///< the IEC plan as JSON instead of the text view
+  std::string svg;                ///< "" = none; else the IEC memory layouts are drawn into this file
   std::int64_t nx = 0;
+  bool nx_given = false;
   std::int64_t np = 0;
+  bool np_given = false;
   std::int64_t bx = 1;
   bool bx_given = false;
   std::string kind = "block-cyclic";
+  bool kind_given = false;
   std::int64_t seed = 1;
   bool seed_given = false;
 };
-/// `ciosim plan`: the IEC inspector's plan of every rank as JSON on stdout.
+/// Registers `plan` and its options on `app` (app/plan_command.cpp).
+CLI::App* add_plan_command(CLI::App& app, PlanOptions& opt);
+/// `ciosim plan`: the IEC inspector's plan per phase as text (or JSON, or SVG), or the plan of one point
+/// of a scenario (IEC or two-phase) as text.
 int plan_command(const PlanOptions& opt);
+
+struct PlotOptions {
+  std::string results;  ///< a results folder or its results.json
+  std::string kind, x, y, logx, logy, out;
+  std::vector<std::string> group, panels, where, formats;
+};
+/// Registers `plot` and its options on `app` (app/plot_command.cpp).
+CLI::App* add_plot_command(CLI::App& app, PlotOptions& opt);
+/// Where scripts/ciosim_plot.py is: in a data directory, or next to the binary's tree.
+std::filesystem::path plot_script();
+/// `ciosim plot`: draws a results folder with scripts/ciosim_plot.py (matplotlib) into SVG and PNG.
+int plot_command(const PlotOptions& opt);
 
 /// `ciosim list`: algorithms, networks, platforms, workloads and parameters.
 /// `keys`: only the parameter keys, one per line.

@@ -1,13 +1,12 @@
-// `ciosim plan` and `ciosim list`, and the lookups they share with `run`.
+// `ciosim list`, and the lookups it shares with `run`, `plan` and `plot`.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "algorithms/iec/iec.hpp"
 #include "algorithms/technique.hpp"
 #include "app/commands.hpp"
+#include "app/technique_steps.hpp"
 #include "config/platform_file.hpp"
 #include "config/workload.hpp"
 #include "models/filesystem/kinds.hpp"
@@ -17,10 +16,20 @@ namespace ciosim::app {
 namespace {
 
 namespace fs = std::filesystem;
-using ojson = nlohmann::ordered_json;
 
-/// `text` word-wrapped to `width` columns, every line but the first indented by `indent` spaces.
-std::string wrap(const std::string& text, std::size_t indent, std::size_t width = 100) {
+std::string pad(const std::string& s, std::size_t w) {
+  return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' ');
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+}  // namespace
+
+std::string wrap(const std::string& text, std::size_t indent, std::size_t width) {
   std::istringstream words(text);
   std::string out, line, word;
   const std::size_t room = width > indent + 20 ? width - indent : 20;
@@ -33,24 +42,6 @@ std::string wrap(const std::string& text, std::size_t indent, std::size_t width 
   }
   return out + line;
 }
-
-std::string pad(const std::string& s, std::size_t w) {
-  return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' ');
-}
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
-ojson tuples_json(const Datatype& dt) {
-  ojson a = ojson::array();
-  for (const auto& t : dt.tuples) a.push_back(ojson::array({t.offset, t.length}));
-  return a;
-}
-
-}  // namespace
 
 fs::path executable_dir() {
   std::error_code ec;
@@ -96,66 +87,6 @@ std::string parameter_help(const std::vector<config::Param>& params) {
   return out.str();
 }
 
-int plan_command(const PlanOptions& opt) {
-  const auto params = config::parameters();
-  config::check_value(config::param(params, "workload.nx"), opt.nx);
-  try {
-    config::check_value(config::param(params, "run.ranks"), opt.np);
-  } catch (const config::ConfigError&) {
-    throw config::ConfigError("--np must be an integer in [1, 2147483647], got " + std::to_string(opt.np));
-  }
-  config::check_value(config::param(params, "workload.kind"), opt.kind);
-  config::check_value(config::param(params, "workload.bx"), opt.bx);
-  config::check_value(config::param(params, "workload.seed"), opt.seed);
-  const bool irregular = opt.kind == "irregular";
-  if (irregular && opt.bx_given) throw config::ConfigError("--bx applies to --kind block-cyclic only");
-  if (!irregular && opt.seed_given) throw config::ConfigError("--seed applies to --kind irregular only");
-  const int np = static_cast<int>(opt.np);
-  WorkloadSpec w;
-  w.kind = opt.kind;
-  w.nx = opt.nx;
-  w.bx = opt.bx;
-  w.seed = static_cast<std::uint64_t>(opt.seed);
-  const Distribution d = make_distribution(w, np);  // as `run` builds it
-  if (const std::string reason = technique("iec").check(d); !reason.empty())
-    throw config::ConfigError("technique iec cannot run this workload: " + reason);
-  const std::vector<iec::RankPlan> plans = iec::inspect_all(d);
-
-  ojson head;
-  head["nx"] = opt.nx;
-  head["np"] = opt.np;
-  head["bx"] = opt.bx;
-  head["kind"] = opt.kind;
-  if (irregular) head["seed"] = opt.seed;
-  std::string text = head.dump();
-  text.pop_back();  // reopen the object to stream the ranks, one per line
-  std::cout << text << ",\"ranks\":[\n";
-  for (std::size_t i = 0; i < plans.size(); ++i) {
-    const auto& p = plans[i];
-    ojson r;
-    r["rank"] = p.rank;
-    r["alloc_offset"] = p.alloc_offset;
-    r["buffer_entries"] = p.buffer_entries;
-    r["phases"] = ojson::array();
-    for (const auto& ph : p.phases) {
-      ojson o;
-      o["partner"] = ph.partner;
-      o["recv_offset"] = ph.recv_offset;
-      o["send"] = tuples_json(ph.send);
-      o["send_replicas"] = ph.send.count;
-      o["send_stride"] = ph.send.stride;
-      r["phases"].push_back(std::move(o));
-    }
-    r["pack"] = tuples_json(p.pack);
-    r["pack_replicas"] = p.pack.count;
-    r["pack_stride"] = p.pack.stride;
-    r["file_offset"] = p.file_offset;
-    std::cout << r.dump() << (i + 1 < plans.size() ? ",\n" : "\n");
-  }
-  std::cout << "]}\n" << std::flush;
-  return 0;
-}
-
 int list_command(bool keys) {
   const auto dirs = data_dirs();
   const auto names = config::platform_names(dirs);
@@ -166,12 +97,15 @@ int list_command(bool keys) {
     return 0;
   }
 
-  out << "Algorithms (run.algorithm)\n";
+  out << "Algorithms (run.algorithm), each step by step (docs/techniques.md explains them with examples)\n";
   std::size_t w = 0;
   for (const auto& t : techniques()) w = std::max(w, t.name.size());
   for (const auto& t : techniques()) {
     out << "  " << pad(t.name, w + 2) << wrap(t.description, w + 4) << "\n";
     out << "  " << std::string(w + 2, ' ') << wrap("Citation: " + t.citation, w + 4) << "\n";
+    const auto& steps = technique_steps(t.name);
+    for (std::size_t i = 0; i < steps.size(); ++i)
+      out << "  " << std::string(w + 2, ' ') << wrap(std::to_string(i + 1) + ". " + steps[i], w + 7) << "\n";
   }
 
   out << "\nNetworks (network.mpi, network.io)\n";

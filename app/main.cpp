@@ -1,7 +1,6 @@
-// ciosim: discrete-event simulation of collective I/O. Subcommands run, plan, list, validate and calibrate
-// (commands.hpp).
-// Exit codes: 0 success; 2 bad input (one line on stderr naming the problem and the valid choices);
-// 1 a simulation or I/O failure.
+// ciosim: discrete-event simulation of collective I/O. Subcommands run, plan, plot, list, validate and
+// calibrate (commands.hpp). Exit codes: 0 success; 2 bad input (one line on stderr naming the problem and the
+// valid choices); 1 a simulation or I/O failure.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
@@ -63,18 +62,14 @@ int main(int argc, char** argv) {
   }
 
   app::PlanOptions plan_opt;
-  CLI::App* plan =
-      app.add_subcommand("plan", "Print the IEC inspector's plan for every rank as JSON (entries)");
-  plan->add_option("--nx", plan_opt.nx, "Entries of the global vector")->required();
-  plan->add_option("--np", plan_opt.np, "Number of ranks")->required();
-  CLI::Option* bx = plan->add_option("--bx", plan_opt.bx, "Block size in entries (block-cyclic; default 1)");
-  plan->add_option("--kind", plan_opt.kind, "Distribution: block-cyclic (default) or irregular");
-  CLI::Option* seed = plan->add_option("--seed", plan_opt.seed, "Random seed (irregular; default 1)");
+  CLI::App* plan = app::add_plan_command(app, plan_opt);
 
   CLI::App* list =
       app.add_subcommand("list", "List the algorithms, networks, platforms, workloads and parameters");
   bool list_keys = false;
   list->add_flag("--keys", list_keys, "Only the parameter keys, one per line (for scripts and completion)");
+  app::PlotOptions plot_opt;
+  CLI::App* plot = app::add_plot_command(app, plot_opt);
 
   const auto add_mpi_options = [](CLI::App* cmd, app::MpiOptions& m) {
     cmd->add_option("--mpirun", m.mpirun,
@@ -152,8 +147,6 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     return fail(2, std::string(e.what()) + " (see ciosim --help)");
   }
-  plan_opt.bx_given = bx->count() > 0;
-  plan_opt.seed_given = seed->count() > 0;
   val_opt.ranks_given = val_np->count() > 0;
   run_opt.out_given = run_out->count() > 0;
   if (run_np->count() > 0) run_opt.sets.push_back("run.ranks=" + std::to_string(run_opt.ranks));
@@ -161,6 +154,7 @@ int main(int argc, char** argv) {
   try {
     if (*run) return app::run_command(run_opt);
     if (*plan) return app::plan_command(plan_opt);
+    if (*plot) return app::plot_command(plot_opt);
     if (*list) return app::list_command(list_keys);
     if (*validate) return app::validate_command(val_opt);
     if (*calibrate) return app::calibrate_command(cal_opt);

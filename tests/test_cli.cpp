@@ -147,9 +147,9 @@ TEST_CASE("ciosim run --export-file writes the simulated file of a single point"
     CHECK(e.path().filename().string().find("tmp") == std::string::npos);
 }
 
-TEST_CASE("ciosim plan prints the IEC plan of every rank") {
+TEST_CASE("ciosim plan --json prints the IEC plan of every rank") {
   Workspace w;
-  const Output r = w.run("plan --nx 64 --np 4 --bx 2");
+  const Output r = w.run("plan --nx 64 --np 4 --bx 2 --json");
   INFO(r.err);
   REQUIRE(r.code == 0);
   const auto j = nlohmann::json::parse(r.out);
@@ -168,7 +168,7 @@ TEST_CASE("ciosim plan prints the IEC plan of every rank") {
       CHECK(rank["phases"][0].contains(k));
   }
   CHECK(j["ranks"][0]["phases"][0]["partner"] == 1);
-  CHECK(w.run("plan --nx 64 --np 4 --bx 2").out == r.out);  // deterministic
+  CHECK(w.run("plan --nx 64 --np 4 --bx 2 --json").out == r.out);  // deterministic
   CHECK(w.run("plan --nx 64 --np 4 --kind irregular --seed 5").code == 0);
   for (const char* bad : {"plan --nx 64 --np 3", "plan --nx 0 --np 4", "plan --nx 64 --np 4 --kind zigzag",
                           "plan --nx 60 --np 4", "plan --np 4", "plan --nx 64 --np 4 --bx x"}) {

@@ -129,6 +129,7 @@ TEST_CASE("cmake --install: the installed ciosim finds its platforms under PREFI
   CHECK(fs::is_regular_file(prefix / "share/ciosim/platforms/quickstart.toml"));
   CHECK(fs::is_regular_file(prefix / "share/ciosim/scenarios/quickstart.toml"));
   CHECK(fs::is_regular_file(prefix / "share/bash-completion/completions/ciosim"));
+  CHECK(fs::is_regular_file(prefix / "share/ciosim/scripts/ciosim_plot.py"));
   const Output list = shell(w, "cd / && '" + (prefix / "bin/ciosim").string() + "' list");
   CHECK(list.code == 0);
   CHECK(contains(list.out, (prefix / "share/ciosim/platforms").string()));

@@ -120,8 +120,7 @@ std::optional<Collective> prepare(Process& p, const Datatype& dt, std::int64_t e
 
   p.phase(c.phase(Stage::FileDomains));  // st4
   const IoHints& h = *c.hints;
-  const Offset su = h.version == RomioVersion::Modern ? h.striping_unit : 0;  // alignment came in 2008
-  col.fd = calc_file_domains(st, end, static_cast<int>(c.ranklist.size()), 0, su);
+  col.fd = calc_file_domains(st, end, static_cast<int>(c.ranklist.size()), 0, domain_alignment(h));
   p.compute(Work{.bytes_copied = 0, .tuples = P + static_cast<std::int64_t>(c.ranklist.size())});
 
   p.phase(c.phase(Stage::Requests));  // st5: ADIOI_Calc_my_req

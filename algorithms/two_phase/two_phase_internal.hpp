@@ -36,6 +36,12 @@ struct Collective {
 enum class Stage { Offsets, OffsetsExchange, FileDomains, Requests, MetadataExchange, Exchange, Write };
 const char* stage_name(Stage s, bool vecpar_stages);
 
+/// The striping unit file domains are aligned to: the striping_unit hint in modern ROMIO, none in 2007
+/// (alignment came in 2008).
+inline Offset domain_alignment(const IoHints& h) {
+  return h.version == RomioVersion::Modern ? h.striping_unit : 0;
+}
+
 /// What one rank of a collective call needs besides the plan.
 struct CallContext {
   const IoHints* hints = nullptr;

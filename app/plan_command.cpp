@@ -1,0 +1,223 @@
+// `ciosim plan`: a technique's plan, for a student to follow.
+//   ciosim plan --nx N --np P [--bx B | --kind irregular --seed S] [--json] [--svg FILE]
+//     the IEC inspector's plan: a text view per phase (default), the plan as JSON (--json), and the memory
+//     layouts as an SVG picture (--svg).
+//   ciosim plan SCENARIO [--set KEY=VALUE ...] [--point K] [--rounds N] [--svg FILE]
+//     the plan of one point of a scenario: IEC's (as above) or two-phase's (aggregators, file domains,
+//     rounds, pieces per rank and aggregator).
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "algorithms/technique.hpp"
+#include "app/commands.hpp"
+#include "app/plan_views.hpp"
+#include "config/placement.hpp"
+#include "config/scenario.hpp"
+#include "config/workload.hpp"
+
+namespace ciosim::app {
+namespace {
+
+namespace fs = std::filesystem;
+using ojson = nlohmann::ordered_json;
+
+ojson tuples_json(const Datatype& dt) {
+  ojson a = ojson::array();
+  for (const auto& t : dt.tuples) a.push_back(ojson::array({t.offset, t.length}));
+  return a;
+}
+
+/// The inspector's output as JSON, one rank per line (the format `plan --json` has always printed).
+void print_iec_json(const PlanOptions& opt, const std::vector<iec::RankPlan>& plans) {
+  ojson head;
+  head["nx"] = opt.nx;
+  head["np"] = opt.np;
+  head["bx"] = opt.bx;
+  head["kind"] = opt.kind;
+  if (opt.kind == "irregular") head["seed"] = opt.seed;
+  std::string text = head.dump();
+  text.pop_back();  // reopen the object to stream the ranks, one per line
+  std::cout << text << ",\"ranks\":[\n";
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    const auto& p = plans[i];
+    ojson r;
+    r["rank"] = p.rank;
+    r["alloc_offset"] = p.alloc_offset;
+    r["buffer_entries"] = p.buffer_entries;
+    r["phases"] = ojson::array();
+    for (const auto& ph : p.phases) {
+      ojson o;
+      o["partner"] = ph.partner;
+      o["recv_offset"] = ph.recv_offset;
+      o["send"] = tuples_json(ph.send);
+      o["send_replicas"] = ph.send.count;
+      o["send_stride"] = ph.send.stride;
+      r["phases"].push_back(std::move(o));
+    }
+    r["pack"] = tuples_json(p.pack);
+    r["pack_replicas"] = p.pack.count;
+    r["pack_stride"] = p.pack.stride;
+    r["file_offset"] = p.file_offset;
+    std::cout << r.dump() << (i + 1 < plans.size() ? ",\n" : "\n");
+  }
+  std::cout << "]}\n" << std::flush;
+}
+
+/// Throws ConfigError unless `path` can be written as the SVG: not a directory, in an existing directory.
+void check_svg_path(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw config::ConfigError("--svg " + path + " is a directory; give a file name");
+  const fs::path parent = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+  if (!fs::is_directory(parent, ec))
+    throw config::ConfigError("--svg " + path + ": directory " + parent.string() + " does not exist");
+}
+
+void write_svg(const std::string& path, const std::string& svg) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f) throw config::ConfigError("--svg " + path + ": cannot create the file");
+  f << svg;
+  f.close();
+  if (!f) throw std::runtime_error("--svg " + path + ": write failed");
+}
+
+/// The IEC views of distribution d (text on stdout, SVG into opt.svg when given).
+int show_iec(const PlanOptions& opt, const std::string& title, const Distribution& d) {
+  if (const std::string reason = technique("iec").check(d); !reason.empty())
+    throw config::ConfigError("technique iec cannot run this workload: " + reason);
+  const std::vector<iec::RankPlan> plans = iec::inspect_all(d);
+  if (!opt.svg.empty()) check_svg_path(opt.svg);
+  const std::string svg = opt.svg.empty() ? "" : iec_svg(title, d, plans);  // its limits checked first
+  if (opt.json)
+    print_iec_json(opt, plans);
+  else
+    std::cout << iec_text(title, d, plans) << std::flush;
+  if (!opt.svg.empty()) write_svg(opt.svg, svg);
+  return 0;
+}
+
+int plan_scenario(const PlanOptions& opt) {
+  if (opt.json) throw config::ConfigError("--json applies to --nx/--np (the IEC plan) only");
+  config::LoadOptions lo;
+  lo.sets = opt.sets;
+  lo.data_dirs = data_dirs();
+  const config::Scenario sc = config::load_scenario(opt.scenario, lo);
+  const auto n = static_cast<std::int64_t>(sc.runs.size());
+  std::int64_t k = opt.point;
+  if (k == 0 && n == 1) k = 1;
+  if (k < 1 || k > n)
+    throw config::ConfigError(k == 0 ? "scenario " + sc.name + " has " + std::to_string(n) +
+                                           " points; choose one with --point K (1.." + std::to_string(n) +
+                                           "; `ciosim run --dry-run` lists them)"
+                                     : "--point " + std::to_string(k) + " is out of range; valid: 1.." +
+                                           std::to_string(n));
+  const RunSpec& spec = sc.runs[static_cast<std::size_t>(k - 1)];
+  const Distribution d = make_distribution(spec.workload, spec.ranks);
+  const std::string label = config::point_label(spec);
+  const std::string title = "Scenario " + sc.name + ", point " + std::to_string(k) + " of " +
+                            std::to_string(n) + (label.empty() ? "" : " (" + label + ")") + ": " +
+                            spec.algorithm + ", " + std::to_string(spec.ranks) + " ranks, " +
+                            spec.workload.kind + " workload of " + std::to_string(d.nx) + " entries";
+  if (spec.algorithm == "iec") return show_iec(opt, title, d);
+  if (spec.algorithm != "two-phase")
+    throw config::ConfigError("plan shows the techniques iec and two-phase; point " + std::to_string(k) +
+                              " runs " + spec.algorithm + " (see docs/techniques.md for it)");
+  if (!opt.svg.empty()) throw config::ConfigError("--svg draws the IEC plan only; two-phase's plan is text");
+  if (spec.hints.lap != LapCriterion::None)
+    throw config::ConfigError("plan shows two-phase with ROMIO's aggregators; hints.lap = " +
+                              std::string(lap_criterion_name(spec.hints.lap)) +
+                              " chooses them at every write from the data (set hints.lap=none)");
+  std::vector<std::string> hosts;
+  for (int r = 0; r < spec.ranks; ++r) hosts.push_back("node" + std::to_string(config::node_of(spec, r)));
+  const two_phase::WritePlan plan = two_phase::plan_write(d, spec.workload.element_size, spec.hints, hosts);
+  std::string head = title;
+  if (spec.access == Access::Read)
+    head += "\n(the point reads; the plan of the write is shown, the read mirrors it)";
+  std::cout << two_phase_text(head, plan, spec.workload.element_size, spec.hints.cb_buffer_size, opt.rounds)
+            << std::flush;
+  return 0;
+}
+
+}  // namespace
+
+CLI::App* add_plan_command(CLI::App& app, PlanOptions& o) {
+  CLI::App* plan = app.add_subcommand(
+      "plan",
+      "Show a technique's plan step by step: IEC's memory layout per phase (--nx/--np), or one scenario "
+      "point's IEC or two-phase plan (aggregators, file domains, rounds, pieces per rank)");
+  plan->add_option("SCENARIO", o.scenario, "Scenario file (TOML) whose point to show");
+  plan->add_option("--set", o.sets, "Override a parameter, as for run (repeatable)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
+  plan->add_option("--point", o.point, "The point to show, 1-based (needed when the scenario sweeps)");
+  plan->add_option("--rounds", o.rounds, "Two-phase: rounds shown per aggregator (default 4)");
+  const auto given = [&](const char* name, std::int64_t& value, bool& flag, const char* help) {
+    plan->add_option_function<std::int64_t>(
+            name,
+            [&value, &flag](const std::int64_t& v) {
+              value = v;
+              flag = true;
+            },
+            help)
+        ->type_name("INT");
+  };
+  given("--nx", o.nx, o.nx_given, "Entries of the global vector (IEC plan)");
+  given("--np", o.np, o.np_given, "Number of ranks (IEC plan)");
+  given("--bx", o.bx, o.bx_given, "Block size in entries (block-cyclic; default 1)");
+  given("--seed", o.seed, o.seed_given, "Random seed (irregular; default 1)");
+  plan->add_option_function<std::string>(
+          "--kind",
+          [&o](const std::string& v) {
+            o.kind = v;
+            o.kind_given = true;
+          },
+          "Distribution: block-cyclic (default) or irregular")
+      ->type_name("TEXT");
+  plan->add_flag("--json", o.json,
+                 "Print the IEC plan of every rank as JSON (entries) instead of the text view");
+  plan->add_option("--svg", o.svg, "Also draw IEC's memory layout per phase into this SVG file")
+      ->type_name("FILE");
+  return plan;
+}
+
+int plan_command(const PlanOptions& opt) {
+  if (opt.rounds < 0) throw config::ConfigError("--rounds must be >= 0, got " + std::to_string(opt.rounds));
+  if (!opt.scenario.empty()) {
+    if (opt.nx_given || opt.np_given || opt.bx_given || opt.seed_given || opt.kind_given)
+      throw config::ConfigError("give either a SCENARIO or --nx/--np/--bx/--kind/--seed, not both");
+    return plan_scenario(opt);
+  }
+  if (!opt.sets.empty() || opt.point != 0)
+    throw config::ConfigError("--set and --point apply to a SCENARIO; none was given");
+  if (!opt.nx_given || !opt.np_given)
+    throw config::ConfigError("plan needs a SCENARIO, or --nx and --np (e.g. ciosim plan --nx 16 --np 4)");
+  const auto params = config::parameters();
+  config::check_value(config::param(params, "workload.nx"), opt.nx);
+  try {
+    config::check_value(config::param(params, "run.ranks"), opt.np);
+  } catch (const config::ConfigError&) {
+    throw config::ConfigError("--np must be an integer in [1, 2147483647], got " + std::to_string(opt.np));
+  }
+  config::check_value(config::param(params, "workload.kind"), opt.kind);
+  config::check_value(config::param(params, "workload.bx"), opt.bx);
+  config::check_value(config::param(params, "workload.seed"), opt.seed);
+  const bool irregular = opt.kind == "irregular";
+  if (irregular && opt.bx_given) throw config::ConfigError("--bx applies to --kind block-cyclic only");
+  if (!irregular && opt.seed_given) throw config::ConfigError("--seed applies to --kind irregular only");
+  WorkloadSpec w;
+  w.kind = opt.kind;
+  w.nx = opt.nx;
+  w.bx = opt.bx;
+  w.seed = static_cast<std::uint64_t>(opt.seed);
+  const Distribution d = make_distribution(w, static_cast<int>(opt.np));  // as `run` builds it
+  std::string title = "IEC I/O plan: Nx = " + std::to_string(opt.nx) +
+                      " entries, Np = " + std::to_string(opt.np) + " ranks, " +
+                      (irregular ? "irregular distribution (seed " + std::to_string(opt.seed) + ")"
+                                 : "block-cyclic distribution with Bx = " + std::to_string(opt.bx));
+  if (!irregular && opt.nx == 16 && opt.np == 4 && opt.bx == 1) title += " (the paper's worked example)";
+  return show_iec(opt, title, d);
+}
+
+}  // namespace ciosim::app

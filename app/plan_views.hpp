@@ -1,0 +1,31 @@
+// What `ciosim plan` shows: the IEC inspector's memory layout per phase (the figures of Singh, Isaila,
+// Pichel, Carretero, "A collective I/O implementation based on inspector-executor paradigm", J.
+// Supercomputing 2009) as text and SVG, and the plan of one two-phase collective write as text.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "algorithms/iec/iec.hpp"
+#include "algorithms/two_phase/two_phase_explain.hpp"
+
+namespace ciosim::app {
+
+/// The IEC plan step by step: the initial placement (Table 1, Fig. 3), each butterfly phase's pairs,
+/// sends, receive offsets and the memory after it (Tables 2-3, Figs. 5-6), the packing and the file
+/// offsets (Table 4, Fig. 7). `title` is the first line. One cell per memory slot: the index i of the x[i]
+/// it holds, '.' when empty; rows show the slots that fit in about 100 columns, then "... (N more slots)".
+std::string iec_text(const std::string& title, const Distribution& d,
+                     const std::vector<iec::RankPlan>& plans);
+
+/// The same as an SVG picture: one grid of ranks x memory slots per step, each entry coloured by the rank
+/// that writes it in the end, the entries sent in a phase outlined. Deterministic.
+std::string iec_svg(const std::string& title, const Distribution& d, const std::vector<iec::RankPlan>& plans);
+
+/// The two-phase plan as text: each rank's host and access, the interleave test, the aggregators and
+/// their file domains, and per round the pieces and bytes each rank sends to each aggregator (at most
+/// `max_rounds` rounds per aggregator shown; the rest summed up).
+std::string two_phase_text(const std::string& title, const two_phase::WritePlan& plan,
+                           std::int64_t element_size, std::int64_t cb_buffer_size, int max_rounds);
+
+}  // namespace ciosim::app

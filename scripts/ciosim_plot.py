@@ -1,0 +1,455 @@
+#!/usr/bin/env python3
+"""ciosim plot: draws a results folder of `ciosim run` (docs/results.md) with matplotlib.
+
+Run by `ciosim plot RESULTS [options]` (app/plot_command.cpp), which finds this file and python3; it can
+also be run by hand: python3 scripts/ciosim_plot.py RESULTS [options].
+
+Pictures (SVG and PNG, byte-identical for the same results and options):
+  sweep.svg/.png   a sweep's curves: y (default: total simulated time) against a swept key, one line per
+                   technique (or --group), one panel per network (or --panels); logarithmic axes when a
+                   key doubles or the values span orders of magnitude.
+  phases.svg/.png  one stacked bar per run: its phases in the order the run lists them (time order), each
+                   phase's time the maximum over ranks, with the run's total simulated time marked.
+
+Exit status: 0 done; 2 bad input (one line on stderr: not a results folder, an unknown key, matplotlib or
+python3 missing, ...).
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+import tempfile
+
+EXIT_BAD_INPUT = 2
+
+
+class BadInput(Exception):
+    """A one-line error about the input; exit status 2."""
+
+
+# ---- the results schema: everything this script knows about results.json, in one place -------------
+#
+# results.json (schema v1, docs/results.md) is {"ciosim_version", "scenario", "runs": [run, ...]} with
+# run = {"algorithm", "params": {key: value}, "ranks", "network_mpi", "network_io", "sim_time_s",
+# "phases": [{"name", "time_s"}], ...}. Fields may be added (per-rank times, units in names): read what
+# exists, ignore the rest, accept the aliases below.
+
+TOTAL_TIME_KEYS = ("sim_time_s", "time_s", "total_time_s")  # first one present is the run's total time
+PHASE_TIME_KEYS = ("time_s", "max_time_s", "time_max_s")    # a phase's time (maximum over ranks)
+RUN_SCALARS = ("algorithm", "ranks", "network_mpi", "network_io")  # keys outside "params" one may plot by
+ALIASES = {  # a run's top-level field and the parameter key it is the value of
+    "algorithm": "run.algorithm",
+    "ranks": "run.ranks",
+    "network_mpi": "network.mpi",
+    "network_io": "network.io",
+}
+
+
+def load_results(path):
+    """(scenario name, runs, folder) of a results folder or its results.json; BadInput otherwise."""
+    folder = path
+    if os.path.isdir(path):
+        path = os.path.join(path, "results.json")
+    else:
+        folder = os.path.dirname(path) or "."
+    if not os.path.isfile(path):
+        raise BadInput(f"{folder} is not a results folder (no results.json; `ciosim run` writes one)")
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise BadInput(f"{path} is not a readable results.json: {e}")
+    if not isinstance(doc, dict) or not isinstance(doc.get("runs"), list):
+        raise BadInput(f"{path} is not a ciosim results.json (no \"runs\" list)")
+    if not doc["runs"]:
+        raise BadInput(f"{path} holds no runs")
+    return str(doc.get("scenario", "")), doc["runs"], folder
+
+
+def run_keys(run):
+    """Every key one can plot or group by for this run, with its value: the params, the run's scalar
+    fields under their parameter names, and its numeric results (sim_time_s, phase:NAME, bytes.*)."""
+    keys = {}
+    for k in RUN_SCALARS:
+        if k in run:
+            keys[ALIASES.get(k, k)] = run[k]
+    for k, v in (run.get("params") or {}).items():
+        keys[k] = v
+    for k in TOTAL_TIME_KEYS:
+        if isinstance(run.get(k), (int, float)):
+            keys[k] = run[k]
+    for ph in run.get("phases") or []:
+        t = phase_time(ph)
+        if t is not None and "name" in ph:
+            keys["phase:" + str(ph["name"])] = t
+    for k, v in (run.get("bytes") or {}).items():
+        if isinstance(v, (int, float)):
+            keys["bytes." + k] = v
+    return keys
+
+
+def total_time(run):
+    for k in TOTAL_TIME_KEYS:
+        if isinstance(run.get(k), (int, float)):
+            return float(run[k])
+    return None
+
+
+def total_time_key(runs):
+    for k in TOTAL_TIME_KEYS:
+        if all(isinstance(r.get(k), (int, float)) for r in runs):
+            return k
+    raise BadInput("the runs carry no total time (" + ", ".join(TOTAL_TIME_KEYS) + ")")
+
+
+def phase_time(ph):
+    for k in PHASE_TIME_KEYS:
+        if isinstance(ph.get(k), (int, float)):
+            return float(ph[k])
+    return None
+
+
+def phases(run):
+    """[(name, time)] in the order the run lists them (time order)."""
+    out = []
+    for ph in run.get("phases") or []:
+        t = phase_time(ph)
+        if t is not None:
+            out.append((str(ph.get("name", "?")), t))
+    return out
+
+
+# ---- choosing what to draw ---------------------------------------------------------------------------
+
+NETWORK_KEYS = ("network.mpi", "network.io")
+GROUP_FIRST = ("run.algorithm",)
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def distinct(values):
+    out = []
+    for v in values:
+        if v not in out:
+            out.append(v)
+    return out
+
+
+def varying_keys(rows):
+    """Parameter keys (not results) whose value differs between runs, in first-seen order."""
+    order = []
+    for r in rows:
+        for k in r:
+            if k not in order and not k.startswith("phase:") and not k.startswith("bytes.") \
+                    and k not in TOTAL_TIME_KEYS:
+                order.append(k)
+    return [k for k in order if len(distinct(r.get(k) for r in rows)) > 1]
+
+
+def choose_layout(rows, args):
+    """(x, group keys, panel keys) from the options, defaults inferred from which keys vary."""
+    vary = varying_keys(rows)
+    known = set()
+    for r in rows:
+        known.update(r)
+    for opt, val in (("--x", args.x), ("--y", args.y)):
+        if val and val not in known:
+            raise BadInput(f"{opt} {val}: no such key in these results; valid keys: " + ", ".join(sorted(known)))
+    for opt, vals in (("--group", args.group), ("--panels", args.panels)):
+        for v in vals or []:
+            if v not in known:
+                raise BadInput(f"{opt} {v}: no such key in these results; valid keys: " + ", ".join(sorted(known)))
+    x = args.x
+    if not x:
+        numeric = [k for k in vary if all(is_number(r.get(k)) for r in rows)
+                   and k not in (args.group or []) and k not in (args.panels or [])]
+        if not numeric:
+            return None, [], []
+        x = max(numeric, key=lambda k: (len(distinct(r[k] for r in rows)), -numeric.index(k)))
+    rest = [k for k in vary if k != x]
+    group = args.group if args.group is not None else [k for k in rest if k in GROUP_FIRST]
+    panels = args.panels if args.panels is not None else [k for k in rest if k in NETWORK_KEYS]
+    if not group and args.group is None and args.panels is None and panels:
+        group, panels = panels, []  # one technique: its networks as lines of one panel, easier to compare
+    # Every other varying key must separate the lines too, or one line would zig-zag between points.
+    for k in rest:
+        if k not in group and k not in panels:
+            if args.panels is None and len(distinct(r.get(k) for r in rows)) <= 4 and len(group) >= 1:
+                panels.append(k)
+            else:
+                group.append(k)
+    return x, group, panels
+
+
+def label_of(keys, values):
+    parts = []
+    for k, v in zip(keys, values):
+        if v is None:  # the key does not apply to this run (e.g. run.phases of a technique without phases)
+            continue
+        short = k.split(".")[-1] if k not in ("run.algorithm",) else ""
+        parts.append(f"{short}={fmt_value(v)}" if short else fmt_value(v))
+    return ", ".join(parts) if parts else "all runs"
+
+
+def fmt_value(v):
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    return str(v)
+
+
+def doubling(values):
+    """True when the positive values grow by a constant factor >= 2 (1, 2, 4, ...) or span >= 16x."""
+    vs = sorted(set(v for v in values if is_number(v)))
+    if len(vs) < 2 or vs[0] <= 0:
+        return False
+    ratios = [b / a for a, b in zip(vs, vs[1:])]
+    if len(vs) >= 3 and all(abs(q - ratios[0]) < 1e-9 * ratios[0] for q in ratios) and ratios[0] >= 2 - 1e-9:
+        return True
+    return vs[-1] / vs[0] >= 16
+
+
+def wide_span(values):
+    vs = [v for v in values if is_number(v) and v > 0]
+    return len(vs) >= 2 and max(vs) / min(vs) >= 30
+
+
+# ---- drawing -----------------------------------------------------------------------------------------
+
+def setup_matplotlib():
+    try:
+        import matplotlib
+    except ImportError:
+        raise BadInput("matplotlib is not installed for " + sys.executable +
+                       " (Debian: apt-get install python3-matplotlib; scripts/install-deps.sh does)")
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "ciosim"  # deterministic SVG ids
+    matplotlib.rcParams["svg.fonttype"] = "none"    # text stays text (searchable, smaller)
+    matplotlib.rcParams["font.size"] = 9
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def save(fig, folder, stem, formats):
+    """Writes stem.svg / stem.png into folder, each by an atomic rename; returns the paths."""
+    out = []
+    for ext in formats:
+        target = os.path.join(folder, f"{stem}.{ext}")
+        fd, tmp = tempfile.mkstemp(prefix=f".{stem}.", suffix=f".{ext}.tmp", dir=folder)
+        os.close(fd)
+        try:
+            meta = {"Date": None, "Creator": "ciosim plot"} if ext == "svg" else {"Software": "ciosim plot"}
+            fig.savefig(tmp, format=ext, dpi=120, metadata=meta)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, target)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        out.append(target)
+    return out
+
+
+def draw_sweep(plt, title, rows, x, y, group, panels, logx, logy):
+    panel_values = distinct(tuple(r.get(k) for k in panels) for r in rows)
+    n = len(panel_values)
+    cols = min(n, 3)
+    nrows = (n + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(4.6 * cols + 1.2, 3.6 * nrows + 0.6), squeeze=False,
+                             sharey=True)
+    group_values = distinct(tuple(r.get(k) for k in group) for r in rows)
+    markers = "os^vD<>pPX*h"
+    styles = {}
+    cmap = plt.get_cmap("tab10" if len(group_values) <= 10 else "tab20")
+    for i, g in enumerate(group_values):
+        styles[g] = dict(color=cmap(i % cmap.N), marker=markers[i % len(markers)])
+    handles = {}
+    for pi, pv in enumerate(panel_values):
+        ax = axes[pi // cols][pi % cols]
+        sub = [r for r in rows if tuple(r.get(k) for k in panels) == pv]
+        for g in group_values:
+            pts = sorted((r[x], r[y]) for r in sub
+                         if tuple(r.get(k) for k in group) == g and is_number(r.get(x)) and is_number(r.get(y)))
+            if not pts:
+                continue
+            (line,) = ax.plot([p[0] for p in pts], [p[1] for p in pts], label=label_of(group, g),
+                              markersize=4, linewidth=1.4, **styles[g])
+            line.set_gid(f"ciosim-series-{pi}-{group_values.index(g)}")
+            handles.setdefault(g, line)
+        if logx:
+            ax.set_xscale("log", base=2)
+            xs = sorted(set(r[x] for r in sub if is_number(r.get(x))))
+            if xs and len(xs) <= 12:
+                ax.set_xticks(xs)
+                ax.set_xticklabels([fmt_value(v) for v in xs])
+                ax.minorticks_off()
+        if logy:
+            from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+            ax.set_yscale("log")
+            ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))  # 0.1, 0.2, 0.5, 1, ...
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.yaxis.set_minor_formatter(NullFormatter())
+        ax.grid(True, which="major", linewidth=0.4, alpha=0.6)
+        if panels:
+            ax.set_title(label_of(panels, pv), fontsize=9)
+        ax.set_xlabel(x)
+        if pi % cols == 0:
+            ax.set_ylabel(axis_label(y))
+    for k in range(n, nrows * cols):
+        axes[k // cols][k % cols].set_visible(False)
+    fig.suptitle(title, fontsize=10)
+    legend = fig.legend([handles[g] for g in group_values if g in handles],
+                        [label_of(group, g) for g in group_values if g in handles],
+                        loc="lower center", ncol=min(len(handles), 4), frameon=False, fontsize=8)
+    legend.set_gid("ciosim-legend")
+    rows_of_legend = (len(handles) + 3) // 4
+    fig.tight_layout(rect=(0, 0.04 + 0.035 * rows_of_legend, 1, 1))
+    return fig
+
+
+def axis_label(y):
+    if y in TOTAL_TIME_KEYS:
+        return "simulated time (s)"
+    if y.startswith("phase:"):
+        return f"phase {y[6:]} (s, max over ranks)"
+    return y
+
+
+def draw_phases(plt, title, runs, labels):
+    names = []
+    for run in runs:
+        for name, _ in phases(run):
+            if name not in names:
+                names.append(name)
+    cmap = plt.get_cmap("tab20" if len(names) > 10 else "tab10")
+    colour = {name: cmap(i % cmap.N) for i, name in enumerate(names)}
+    height = max(2.2, 0.32 * len(runs) + 1.6, 0.19 * (len(names) + 1) + 0.9)  # room for every legend entry
+    width = 8.5
+    fig, ax = plt.subplots(figsize=(width, height))
+    seen = set()
+    for i, run in enumerate(runs):
+        left = 0.0
+        for k, (name, t) in enumerate(phases(run)):
+            bar = ax.barh(i, t, left=left, color=colour[name], edgecolor="white", linewidth=0.4,
+                          label=name if name not in seen else None, height=0.7)
+            bar.patches[0].set_gid(f"ciosim-phase-{i}-{k}")
+            seen.add(name)
+            left += t
+        total = total_time(run)
+        if total is not None:
+            ax.plot([total, total], [i - 0.42, i + 0.42], color="black", linewidth=1.2,
+                    label="total simulated time" if i == 0 else None)
+    ax.set_yticks(range(len(runs)))
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("simulated time (s): phases in time order, each the maximum over ranks")
+    ax.grid(True, axis="x", linewidth=0.4, alpha=0.6)
+    ax.set_title(title, fontsize=10)
+    legend = ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
+    legend.set_gid("ciosim-legend")
+    fig.tight_layout()
+    return fig
+
+
+# ---- the command -------------------------------------------------------------------------------------
+
+def parse_where(items, rows):
+    conds = []
+    for item in items or []:
+        if "=" not in item:
+            raise BadInput(f"--where {item}: expected KEY=VALUE")
+        k, v = item.split("=", 1)
+        if not any(k in r for r in rows):
+            raise BadInput(f"--where {k}: no such key in these results")
+        conds.append((k, v))
+    return conds
+
+
+def matches(row, conds):
+    return all(fmt_value(row.get(k)) == v for k, v in conds)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="ciosim plot", description=__doc__.split("\n\n")[0])
+    ap.add_argument("results", metavar="RESULTS", help="a results folder of `ciosim run`, or its results.json")
+    ap.add_argument("--kind", choices=("auto", "sweep", "phases", "all"), default="auto",
+                    help="what to draw: auto (a sweep's curves when a numeric key varies, and phase bars "
+                         "for up to 40 runs), sweep, phases or all")
+    ap.add_argument("--x", help="the key on the x axis (default: the numeric swept key with most values)")
+    ap.add_argument("--y", help="the value on the y axis (default: sim_time_s; e.g. phase:write)")
+    ap.add_argument("--group", action="append", help="a key whose values are separate lines (repeatable; "
+                    "default: run.algorithm and the other swept keys)")
+    ap.add_argument("--panels", action="append", help="a key whose values are separate panels "
+                    "(repeatable; default: the networks)")
+    ap.add_argument("--where", action="append", help="only the runs with KEY=VALUE (repeatable)")
+    ap.add_argument("--logx", choices=("auto", "on", "off"), default="auto")
+    ap.add_argument("--logy", choices=("auto", "on", "off"), default="auto")
+    ap.add_argument("--out", help="the folder for the pictures (default: the results folder)")
+    ap.add_argument("--format", action="append", choices=("svg", "png"),
+                    help="svg and/or png (default: both)")
+
+    def error(message):
+        raise BadInput(message + " (see ciosim plot --help)")
+
+    ap.error = error
+    args = ap.parse_args(argv)
+    scenario, runs, folder = load_results(args.results)
+    out = args.out or folder
+    if not os.path.isdir(out):
+        raise BadInput(f"--out {out}: not a directory")
+    formats = args.format or ["svg", "png"]
+    rows_all = [run_keys(r) for r in runs]
+    conds = parse_where(args.where, rows_all)
+    picked = [i for i, r in enumerate(rows_all) if matches(r, conds)]
+    if not picked:
+        seen = "; ".join(f"{k} takes " + ", ".join(distinct(fmt_value(r.get(k)) for r in rows_all if k in r))
+                         for k, _ in conds)
+        raise BadInput("--where " + " ".join(f"{k}={v}" for k, v in conds) + " selects no run (" + seen + ")")
+    runs = [runs[i] for i in picked]
+    rows = [rows_all[i] for i in picked]
+    y = args.y or total_time_key(runs)
+    plt = setup_matplotlib()
+    written = []
+    title = f"{scenario}" if scenario else "ciosim results"
+    if conds:
+        title += " (" + ", ".join(f"{k}={v}" for k, v in conds) + ")"
+
+    want_sweep = args.kind in ("sweep", "all", "auto")
+    x, group, panels = choose_layout(rows, args)
+    if want_sweep and x is None and args.kind in ("sweep", "all"):
+        raise BadInput("no numeric key varies between these runs; give --x KEY")
+    if want_sweep and x is not None:
+        xs = [r.get(x) for r in rows]
+        if not all(is_number(v) for v in xs):
+            raise BadInput(f"--x {x}: its values are not all numbers")
+        logx = args.logx == "on" or (args.logx == "auto" and doubling(xs))
+        logy = args.logy == "on" or (args.logy == "auto" and wide_span([r.get(y) for r in rows]))
+        fig = draw_sweep(plt, title, rows, x, y, group, panels, logx, logy)
+        written += save(fig, out, "sweep", formats)
+        plt.close(fig)
+
+    want_phases = args.kind in ("phases", "all") or (args.kind == "auto" and len(runs) <= 40)
+    if want_phases:
+        vary = varying_keys(rows)
+        if not vary:  # one run (or identical ones): name it by what was set
+            vary = [k for k in (runs[0].get("params") or {})] or ["run.algorithm"]
+        labels = [label_of(vary, [r.get(k) for k in vary]) for r in rows]
+        fig = draw_phases(plt, title, runs, labels)
+        written += save(fig, out, "phases", formats)
+        plt.close(fig)
+    if not written:
+        raise BadInput(f"nothing to draw for {len(runs)} runs: no numeric key varies and more than 40 runs "
+                       "for phase bars; use --where or --kind phases")
+    for w in written:
+        print(w)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BadInput as e:
+        print("ciosim: error: " + " ".join(str(e).split()), file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)

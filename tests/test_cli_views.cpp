@@ -1,0 +1,256 @@
+// `ciosim plan` (the IEC memory layout per phase as text and SVG, a scenario point's two-phase plan) and
+// `ciosim plot` (a results folder drawn into SVG and PNG), run as separate processes.
+#include <stdlib.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "algorithms/technique.hpp"
+#include "algorithms/two_phase/two_phase_explain.hpp"
+#include "cli_workspace.hpp"
+#include "config/workload.hpp"
+
+namespace fs = std::filesystem;
+using namespace cli_test;
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+std::vector<std::string> words(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+/// The lines after the first one starting with `heading`, up to the next empty line.
+std::vector<std::string> section(const std::string& text, const std::string& heading) {
+  const auto all = lines_of(text);
+  std::vector<std::string> out;
+  bool in = false;
+  for (const auto& l : all) {
+    if (!in) {
+      in = l.rfind(heading, 0) == 0;
+      continue;
+    }
+    if (l.empty()) break;
+    out.push_back(l);
+  }
+  return out;
+}
+
+/// A memory row of the text view: "  P<r> |" then one right-aligned cell of width 3 per slot, "." empty.
+std::string row(int r, const std::vector<int>& cells) {
+  std::string s = "  P" + std::to_string(r) + " |";
+  for (int c : cells) {
+    const std::string v = c < 0 ? "." : std::to_string(c);
+    s += std::string(3 - v.size(), ' ') + v;
+  }
+  return s + " |";
+}
+
+std::size_t count(const std::string& hay, const std::string& needle) {
+  std::size_t n = 0;
+  for (std::size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
+
+constexpr int E = -1;
+
+}  // namespace
+
+TEST_CASE("ciosim plan shows the paper's worked example (Nx=16, Np=4) as its tables and figures") {
+  Workspace w;
+  const Output r = w.run("plan --nx 16 --np 4 --bx 1");
+  INFO(r.err << r.out);
+  REQUIRE(r.code == 0);
+  // Tables 1-4 (Singh et al., J. Supercomputing 2009): alloc_offset, partners, recv_offset, file_offset.
+  const std::vector<std::vector<std::string>> tables{{"P0", "0", "P1", "4", "P2", "6", "0"},
+                                                     {"P1", "2", "P0", "0", "P3", "6", "8"},
+                                                     {"P2", "2", "P3", "6", "P0", "0", "4"},
+                                                     {"P3", "4", "P2", "2", "P1", "0", "12"}};
+  const auto summary = section(r.out, "Summary (the paper's Tables 1-4)");
+  REQUIRE(summary.size() == 5);  // header + 4 ranks
+  for (std::size_t i = 0; i < 4; ++i) CHECK(words(summary[i + 1]) == tables[i]);
+  // Figs. 3, 5 and 6 of the conference paper: the memory after 0, 1 and 2 phases.
+  const std::vector<std::vector<std::vector<int>>> figs{{{0, 4, 8, 12, E, E, E, E},
+                                                         {E, E, 1, 5, 9, 13, E, E},
+                                                         {E, E, 2, 6, 10, 14, E, E},
+                                                         {E, E, E, E, 3, 7, 11, 15}},
+                                                        {{0, 4, 8, 12, 1, 5, E, E},
+                                                         {8, 12, 1, 5, 9, 13, E, E},
+                                                         {E, E, 2, 6, 10, 14, 3, 7},
+                                                         {E, E, 10, 14, 3, 7, 11, 15}},
+                                                        {{0, 4, 8, 12, 1, 5, 2, 3},
+                                                         {8, 12, 1, 5, 9, 13, 10, 11},
+                                                         {4, 5, 2, 6, 10, 14, 3, 7},
+                                                         {12, 13, 10, 14, 3, 7, 11, 15}}};
+  const char* headings[] = {"Step 1.", "  memory after phase 1:", "  memory after phase 2:"};
+  for (std::size_t f = 0; f < 3; ++f) {
+    const auto grid = section(r.out, headings[f]);
+    INFO(headings[f]);
+    REQUIRE(grid.size() >= 5);
+    for (int k = 0; k < 4; ++k)
+      CHECK(grid[grid.size() - 4 + static_cast<std::size_t>(k)] ==
+            row(k, figs[f][static_cast<std::size_t>(k)]));
+  }
+  // §3.3.1: P0 sends {2,2} (entries 8 and 12) to P1 in phase 1, {1,1},{5,1} (entries 4 and 5) to P2 in
+  // phase 2.
+  CHECK(contains(r.out, "  P0 -> P1: slots 2-3 (x 8 12); receives into slots 4-5\n"));
+  CHECK(contains(r.out, "  P0 -> P2: slots 1, 5 (x 4 5); receives into slots 6-7\n"));
+  // Fig. 7: the packed chunks and where they are written (Table 4).
+  CHECK(contains(r.out, "  P0 packs slots 0, 4, 6-7 (x 0 1 2 3) -> file entries 0-3\n"));
+  CHECK(contains(r.out, "  P2 packs slots 0-1, 3, 7 (x 4 5 6 7) -> file entries 4-7\n"));
+  CHECK(w.run("plan --nx 16 --np 4 --bx 1").out == r.out);
+
+  // The JSON plan stays available.
+  const Output j = w.run("plan --nx 16 --np 4 --json");
+  REQUIRE(j.code == 0);
+  CHECK(nlohmann::json::parse(j.out)["ranks"][3]["file_offset"] == 12);
+}
+
+TEST_CASE("ciosim plan --svg draws every phase's memory, deterministically") {
+  Workspace w;
+  REQUIRE(w.run("plan --nx 16 --np 4 --svg a.svg").code == 0);
+  REQUIRE(w.run("plan --nx 16 --np 4 --svg b.svg").code == 0);
+  const std::string svg = slurp(w.root / "a.svg");
+  CHECK(svg == slurp(w.root / "b.svg"));
+  CHECK(svg.rfind("<?xml", 0) == 0);
+  CHECK(contains(svg, "</svg>"));
+  // A background, 3 memory states x 4 ranks x 8 slots, and 4 packed chunks of 4 entries.
+  CHECK(count(svg, "<rect") == 1 + 3 * 4 * 8 + 4 * 4);
+  CHECK(count(svg, "stroke=\"#b00000\"") == 2 * 4 * 2);  // 2 phases x 4 ranks x 2 entries sent
+  for (const char* bad : {"plan --nx 4096 --np 4 --svg c.svg", "plan --nx 16 --np 4 --svg .",
+                          "plan --nx 16 --np 4 --svg no/a.svg", "plan --np 4", "plan s.toml --nx 16",
+                          "plan s.toml", "plan s.toml --point 9", "plan --nx 16 --np 4 --point 2",
+                          "plan s.toml --point 1 --set run.algorithm=block"}) {
+    const Output e = w.run(bad);
+    INFO(bad << " -> " << e.err);
+    CHECK(e.code == 2);
+    CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
+    CHECK(e.out.empty());
+  }
+  CHECK_FALSE(fs::exists(w.root / "c.svg"));
+}
+
+TEST_CASE("ciosim plan SCENARIO shows the aggregators, file domains and rounds two-phase computes") {
+  Workspace w;
+  w.write("b.toml",
+          "name = \"b3\"\n[run]\nalgorithm = \"two-phase\"\nranks = 4\nplatform = \"tiny\"\n"
+          "[workload]\nkind = \"block3d\"\nnx = 8\nny = 8\nnz = 8\n[hints]\ncb_buffer_size = 256\n");
+  const std::string args = "plan b.toml --rounds 99";  // one point: no --point needed
+  const Output r = w.run(args);
+  INFO(r.err << r.out);
+  REQUIRE(r.code == 0);
+  ciosim::WorkloadSpec ws;
+  ws.kind = "block3d";
+  ws.nx = ws.ny = ws.nz = 8;
+  const ciosim::Distribution d = ciosim::make_distribution(ws, 4);
+  ciosim::IoHints h;
+  h.cb_buffer_size = 256;
+  const auto plan = ciosim::two_phase::plan_write(d, 4, h, {"node0", "node1", "node2", "node3"});
+  REQUIRE(plan.aggregators.size() == 4);
+  CHECK(contains(r.out, "\n  aggregators: P0 P1 P2 P3\n"));
+  const auto table = section(r.out, "  The accessed range is split into 4 file domains");
+  REQUIRE(table.size() == 5);
+  for (std::size_t k = 0; k < 4; ++k) {
+    const auto& ag = plan.aggregators[k];
+    CHECK(words(table[k + 1]) ==
+          std::vector<std::string>{"P" + std::to_string(ag.rank), "node" + std::to_string(ag.rank),
+                                   std::to_string(ag.domain_start), std::to_string(ag.domain_end),
+                                   std::to_string(ag.data_start), std::to_string(ag.data_end),
+                                   std::to_string(ag.rounds.size())});
+    for (std::size_t m = 0; m < ag.rounds.size(); ++m)
+      CHECK(contains(r.out, "    round " + std::to_string(m + 1) + ": bytes " +
+                                std::to_string(ag.rounds[m].offset) + "-" +
+                                std::to_string(ag.rounds[m].offset + ag.rounds[m].size - 1) + " from"));
+  }
+  CHECK(plan.aggregators[0].rounds.size() == 2);  // 512-byte domains in 256-byte windows
+}
+
+TEST_CASE("ciosim plot draws a results folder into SVG and PNG, byte-identical across runs") {
+  Workspace w;
+  REQUIRE(w.run("run -q s.toml --out res").code == 0);
+  fs::create_directories(w.root / "again");
+  const Output a = w.run("plot res");
+  INFO(a.err);
+  REQUIRE(a.code == 0);
+  REQUIRE(w.run("plot res/results.json --out again").code == 0);
+  const auto j = nlohmann::json::parse(slurp(w.root / "res/results.json"));
+  std::size_t phases = 0;
+  for (const auto& run : j["runs"]) phases += run["phases"].size();
+  for (const char* stem : {"sweep", "phases"}) {
+    INFO(stem);
+    const std::string svg = slurp(w.root / "res" / (std::string(stem) + ".svg"));
+    const std::string png = slurp(w.root / "res" / (std::string(stem) + ".png"));
+    CHECK(svg == slurp(w.root / "again" / (std::string(stem) + ".svg")));
+    CHECK(png == slurp(w.root / "again" / (std::string(stem) + ".png")));
+    CHECK(png.rfind("\x89PNG\r\n\x1a\n", 0) == 0);
+    CHECK(svg.find("<svg") != std::string::npos);
+    CHECK(contains(svg, "</svg>"));
+    CHECK(contains(svg, "id=\"ciosim-legend\""));
+  }
+  const std::string sweep = slurp(w.root / "res/sweep.svg");
+  CHECK(count(sweep, "id=\"ciosim-series-") == 2);  // iec and block against workload.bx
+  CHECK(contains(sweep, ">iec<"));
+  CHECK(contains(sweep, ">block<"));
+  CHECK(contains(sweep, ">workload.bx<"));
+  CHECK(count(slurp(w.root / "res/phases.svg"), "id=\"ciosim-phase-") == phases);  // one bar piece each
+  CHECK(contains(a.out, "sweep.png"));
+
+  // Choices: the y axis and a subset.
+  const Output b =
+      w.run("plot res --kind sweep --y phase:write --where run.algorithm=iec --out again --format svg");
+  INFO(b.err);
+  REQUIRE(b.code == 0);
+  CHECK(count(slurp(w.root / "again/sweep.svg"), "id=\"ciosim-series-") == 1);
+
+  for (const char* bad : {"plot nowhere", "plot data", "plot res --x workload.colour", "plot res --kind pie",
+                          "plot res --where run.algorithm=romio", "plot res --out nowhere", "plot"}) {
+    const Output e = w.run(bad);
+    INFO(bad << " -> " << e.err);
+    CHECK(e.code == 2);
+    CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
+    CHECK(e.err.rfind("ciosim: error: ", 0) == 0);
+  }
+  // A python without matplotlib: Debian's, without its site packages (-S).
+  w.write("bare-python", "#!/bin/sh\nexec /usr/bin/python3 -S \"$@\"\n");
+  fs::permissions(w.root / "bare-python", fs::perms::owner_all);
+  ::setenv("CIOSIM_PYTHON", (w.root / "bare-python").c_str(), 1);
+  const Output m = w.run("plot res");
+  CHECK(m.code == 2);
+  CHECK(contains(m.err, "matplotlib is not installed"));
+  CHECK(std::count(m.err.begin(), m.err.end(), '\n') == 1);
+  ::setenv("CIOSIM_PYTHON", (w.root / "no-python").c_str(), 1);
+  const Output e = w.run("plot res");
+  ::unsetenv("CIOSIM_PYTHON");
+  CHECK(e.code == 2);
+  CHECK(contains(e.err, "no-python"));
+  CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
+}
+
+TEST_CASE("ciosim list explains every registered technique step by step") {
+  Workspace w;
+  const Output r = w.run("list");
+  REQUIRE(r.code == 0);
+  const std::string algos = r.out.substr(0, r.out.find("\nNetworks"));
+  const auto& all = ciosim::techniques();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    INFO(all[i].name);
+    const std::size_t at = algos.find("\n  " + all[i].name + " ");
+    REQUIRE(at != std::string::npos);
+    const std::size_t next = i + 1 < all.size() ? algos.find("\n  " + all[i + 1].name + " ") : algos.size();
+    const std::string entry = algos.substr(at, next - at);
+    CHECK(contains(entry, " 1. "));
+    CHECK(contains(entry, " 2. "));
+  }
+}
