@@ -29,6 +29,7 @@ struct RunOptions {
   std::string effective_format = "toml";  ///< "toml" or "json"
   bool quiet = false;                     ///< no progress on stderr
   bool dry_run = false;                   ///< validate and list the points; simulate and write nothing
+  std::vector<std::string> timeline;      ///< --timeline values: "chrome", "paje" (comma lists allowed)
 };
 /// `ciosim run`: validate everything, simulate each point in a child process, print the table, write
 /// results.json, results.csv and the effective configuration into the output directory.
