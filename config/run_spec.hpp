@@ -95,13 +95,13 @@ struct PhaseTime {
   std::string name;
   double time_s = 0;  ///< max over ranks of the time spent in the phase
   // Filled by the simulator (empty or 0 otherwise):
-  double start_s = 0;               ///< the phase's window: earliest start on any rank ...
-  double end_s = 0;                 ///< ... to latest end on any rank (simulated clock, the run starts at 0)
-  std::vector<double> rank_time_s;  ///< per rank, the time spent in the phase
-  std::vector<double> rank_cpu_s;   ///< per rank, of which in CPU work (config::Use)
-  std::vector<double> rank_network_s;     ///< ... in MPI calls
-  std::vector<double> rank_filesystem_s;  ///< ... in file-system calls
-  std::vector<ResourceUse> resources;     ///< per resource kind used in the window
+  double start_s = 0;  ///< the phase's window: earliest start on any rank ...
+  double end_s = 0;    ///< ... to latest end on any rank (simulated clock, the run starts at 0)
+  std::vector<double> rank_time_s{};        ///< per rank, the time spent in the phase
+  std::vector<double> rank_cpu_s{};         ///< per rank, of which in CPU work (config::Use)
+  std::vector<double> rank_network_s{};     ///< ... in MPI calls
+  std::vector<double> rank_filesystem_s{};  ///< ... in file-system calls
+  std::vector<ResourceUse> resources{};     ///< per resource kind used in the window
 };
 
 struct RunResult {

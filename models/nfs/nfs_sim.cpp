@@ -148,9 +148,10 @@ void NfsSim::serve(Rpc* rpc) {
   }
   threads_->release();
   log().span(actor_, op_name(rpc->op), arrived, now(), rpc->length, rpc->rank);
+  const sg4::Host* client = rpc->client;  // the client may free rpc once it has the reply
   sg4::CommPtr reply = rpc->reply->put_async(rpc, reply_bytes);
   reply->wait();
-  record_transfer(server_, rpc->client, reply, static_cast<std::int64_t>(reply_bytes));
+  record_transfer(server_, client, reply, static_cast<std::int64_t>(reply_bytes));
 }
 
 void NfsSim::round_trip(int rank, bool commit) {

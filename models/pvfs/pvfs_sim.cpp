@@ -81,13 +81,17 @@ void PvfsSim::charge_cpu(const sg4::MutexPtr& cpu, int cpu_res, double seconds) 
 void PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& disk_slots) {
   const PvfsConfig& cfg = cfg_;
   const double arrived = now();
+  // The client frees req once the last chunk or the acknowledgement reached it: what the records need
+  // after that is copied now.
   const sg4::Host* rank_host = req->client;
+  const bool writing = req->write;
+  const int client_rank = req->rank;
   const auto k = static_cast<std::size_t>(req->part.server);
   sg4::Disk* disk = sg4::this_actor::get_host()->get_disks().front();
   auto disk_op = [&](const char* op, std::int64_t bytes) {
     disk_slots->acquire();
     const double t0 = now();
-    if (req->write)
+    if (writing)
       disk->write(static_cast<sg_size_t>(bytes));
     else
       disk->read(static_cast<sg_size_t>(bytes));
@@ -136,7 +140,7 @@ void PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Sema
       record_transfer(iods_[k], rank_host, c, bytes);
     }
   }
-  log().span(iod_actor_[k], req->write ? "write" : "read", arrived, now(), total, req->rank);
+  log().span(iod_actor_[k], writing ? "write" : "read", arrived, now(), total, client_rank);
 }
 
 /// One client-to-server flow: request, then the data chunks (write) or their reception (read).
