@@ -275,7 +275,7 @@ std::string paje_trace(const std::vector<RankRecord>& records, const Log& log) {
     const int lanes = *std::max_element(lane.begin(), lane.end()) + 1;
     for (int l = 0; l < lanes; ++l)
       container("a" + std::to_string(id) + "." + std::to_string(l), disk ? "DISK" : "SERVER", "h:" + a.host,
-                a.name + (l ? " #" + std::to_string(l + 1) : ""));
+                (disk ? a.name : a.name + " requests") + (l ? " #" + std::to_string(l + 1) : ""));
     // Spans of one lane in time order (pushes and pops of a container must alternate).
     std::vector<std::size_t> order(g.spans[id].size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -134,8 +134,8 @@ TEST_CASE("ciosim run --timeline chrome,paje writes each point's timeline, true 
       if (row[0] == "State" && row.size() > 7 && row[2] == "PHASE") ++phase_states[row[7]];
       if (row[0] == "Link") ++links;
     }
-    for (const char* c :
-         {"rank 0", "rank 1", "rank 2", "rank 3", "node0", "iod0", "iod0 disk", "iod1 disk", "mds"})
+    for (const char* c : {"rank 0", "rank 1", "rank 2", "rank 3", "node0", "iod0", "iod0 disk", "iod1 disk",
+                          "mds", "mds requests", "iod0 requests"})
       CHECK(containers.count(c) == 1);
     for (const auto& ph : run["phases"]) CHECK(phase_states[ph["name"].get<std::string>()] >= 4);
     CHECK(links == messages);
