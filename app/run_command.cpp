@@ -164,8 +164,13 @@ int run_command(const RunOptions& opt) {
   if (exported) exported->commit();
   std::cout << config::results_table(results) << std::flush;
   if (!opt.quiet) {
-    std::cerr << "ciosim: wrote " << (out.path() / "results.json").string() << ", results.csv, "
+    std::cerr << "ciosim: wrote " << (out.path() / "results.json").string() << ", results.csv, phases.csv, "
               << config_name;
+    if (!timeline.empty())
+      std::cerr << ", timeline-*."
+                << (timeline.size() == 2      ? "{json,paje}"
+                    : timeline[0] == "chrome" ? "json"
+                                              : "paje");
     if (exported) std::cerr << " and " << opt.export_file;
     std::cerr << std::endl;
   }
