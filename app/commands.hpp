@@ -39,6 +39,7 @@ struct RunOptions {
   bool quiet = false;                     ///< no progress on stderr
   bool dry_run = false;                   ///< validate and list the points; simulate and write nothing
   std::int64_t ranks = 0;                 ///< -n: appended to sets as run.ranks=N
+  std::vector<std::string> timeline;      ///< --timeline values: "chrome", "paje" (comma lists allowed)
 };
 /// `ciosim run`: validate everything, simulate each point in a child process, print the table, write
 /// results.json, results.csv and the effective configuration into the output directory.

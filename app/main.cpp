@@ -48,6 +48,13 @@ int main(int argc, char** argv) {
   run->add_option("--effective-format", run_opt.effective_format,
                   "Format of the saved effective configuration: toml or json")
       ->type_name("FORMAT");
+  run->add_option("--timeline,--trace", run_opt.timeline,
+                  "Also write each point's timeline (every rank's phases and calls, every message, server "
+                  "request and disk operation) as FORMAT: chrome (timeline-N.json, for Perfetto or "
+                  "chrome://tracing) or paje (timeline-N.paje, for pj_dump or ViTE); repeat or give "
+                  "chrome,paje for both")
+      ->type_name("FORMAT")
+      ->allow_extra_args(false);
   run->add_flag("-q,--quiet", run_opt.quiet, "No progress messages on stderr");
   run->add_flag("--dry-run", run_opt.dry_run, "Validate the scenario and list its points; simulate nothing");
   // -n is a rank count in every command (validate, calibrate): here it is --set run.ranks=N.

@@ -82,6 +82,11 @@ OutputDir::~OutputDir() {
   }
 }
 
+fs::path OutputDir::stage(const std::string& name) {
+  staged_.push_back(name);
+  return staging_ / name;
+}
+
 void OutputDir::commit(const std::vector<std::pair<std::string, std::string>>& files,
                        const std::vector<std::string>& stale) {
   try {
@@ -101,6 +106,8 @@ void OutputDir::commit(const std::vector<std::pair<std::string, std::string>>& f
     } else {
       check_output_dir(target_);  // still a results directory (or empty)?
       for (const auto& [name, content] : files) fs::rename(staging_ / name, target_ / name);
+      for (const auto& name : staged_)
+        if (fs::exists(fs::symlink_status(staging_ / name, ec))) fs::rename(staging_ / name, target_ / name);
       for (const auto& name : stale) {
         const auto st = fs::symlink_status(target_ / name, ec);
         if (fs::is_regular_file(st)) fs::remove(target_ / name, ec);

@@ -30,6 +30,9 @@ class OutputDir {
   OutputDir& operator=(const OutputDir&) = delete;
 
   const std::filesystem::path& path() const { return target_; }
+  /// Where a file named `name` is written directly (e.g. by a point's process) so that commit() moves it
+  /// into place with the others; commit() skips it if it was never written.
+  std::filesystem::path stage(const std::string& name);
   /// Writes `files` (name, content) and moves them into place as described above. Throws
   /// std::runtime_error (one line) on I/O failure; the target is then as it was, but for files already
   /// moved when several replace an existing directory's.
@@ -44,6 +47,7 @@ class OutputDir {
   std::vector<std::filesystem::path> created_parents_;  ///< deepest first
   int slot_ = -1;                                       ///< cleanup registration of the staging dir
   std::vector<int> file_slots_;
+  std::vector<std::string> staged_;  ///< stage()'s names
   bool committed_ = false;
 };
 

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -12,8 +13,10 @@
 #include "app/commands.hpp"
 #include "app/output_dir.hpp"
 #include "app/runner.hpp"
+#include "config/phases_csv.hpp"
 #include "config/results.hpp"
 #include "config/scenario.hpp"
+#include "config/timeline.hpp"
 
 namespace ciosim::app {
 namespace {
@@ -90,9 +93,24 @@ class StagedFile {
   int slots_[2] = {-1, -1};
 };
 
+/// Each point writes its timeline into the output's staging directory: timeline-N.json / .paje, N the
+/// point's 1-based number, zero-padded to the width of the point count.
+void stage_timelines(OutputDir& out, const std::vector<std::string>& formats, std::vector<RunSpec>& runs) {
+  const std::size_t width = std::to_string(runs.size()).size();
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    std::string n = std::to_string(i + 1);
+    const std::string stem = "timeline-" + std::string(width - n.size(), '0') + n;
+    for (const auto& f : config::timeline_formats())
+      if (std::find(formats.begin(), formats.end(), f.name) != formats.end()) out.stage(stem + f.extension);
+    runs[i].timeline_formats = formats;
+    runs[i].timeline_path = out.stage(stem).string();  // the extension is added per format
+  }
+}
+
 }  // namespace
 
 int run_command(const RunOptions& opt) {
+  const std::vector<std::string> timeline = config::parse_timeline_formats(opt.timeline);
   if (opt.effective_format != "toml" && opt.effective_format != "json")
     throw config::ConfigError("unknown --effective-format " + config::quote(opt.effective_format) +
                               "; valid choices: toml, json");
@@ -126,6 +144,7 @@ int run_command(const RunOptions& opt) {
     exported.emplace(opt.export_file);
     s.runs[0].export_file = exported->path().string();
   }
+  if (!timeline.empty()) stage_timelines(out, timeline, s.runs);
 
   const Progress progress = [&](std::size_t i, std::size_t n, const RunSpec& spec) {
     if (opt.quiet) return;
@@ -138,14 +157,20 @@ int run_command(const RunOptions& opt) {
   const std::string config_name = "effective-config." + opt.effective_format;
   out.commit({{"results.json", config::results_json(s.name, results)},
               {"results.csv", config::results_csv(results)},
+              {"phases.csv", config::phases_csv(results)},
               {config_name, opt.effective_format == "json" ? config::effective_config_json(s)
                                                            : config::effective_config_toml(s)}},
              {opt.effective_format == "json" ? "effective-config.toml" : "effective-config.json"});
   if (exported) exported->commit();
   std::cout << config::results_table(results) << std::flush;
   if (!opt.quiet) {
-    std::cerr << "ciosim: wrote " << (out.path() / "results.json").string() << ", results.csv, "
+    std::cerr << "ciosim: wrote " << (out.path() / "results.json").string() << ", results.csv, phases.csv, "
               << config_name;
+    if (!timeline.empty())
+      std::cerr << ", timeline-*."
+                << (timeline.size() == 2      ? "{json,paje}"
+                    : timeline[0] == "chrome" ? "json"
+                                              : "paje");
     if (exported) std::cerr << " and " << opt.export_file;
     std::cerr << std::endl;
   }

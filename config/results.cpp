@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "config/params.hpp"
+#include "config/phase_json.hpp"
 #include "version.hpp"
 
 namespace ciosim::config {
@@ -47,12 +48,27 @@ std::vector<std::string> param_keys(const std::vector<RunResult>& runs) {
   });
 }
 
+/// Every run's phases, in time order: each run lists its phases in time order, and a name first seen in a
+/// later run goes right after the phase that precedes it there.
 std::vector<std::string> phase_names(const std::vector<RunResult>& runs) {
-  return union_of(runs, [](const RunResult& r) {
-    std::vector<std::string> k;
-    for (const auto& p : r.phases) k.push_back(p.name);
-    return k;
-  });
+  std::vector<std::string> out;
+  for (const auto& r : runs) {
+    auto at = out.begin();
+    for (const auto& p : r.phases) {
+      const auto found = std::find(out.begin(), out.end(), p.name);
+      at = found != out.end() ? found + 1 : out.insert(at, p.name) + 1;
+    }
+  }
+  return out;
+}
+
+/// Parameters shown by a fixed column of results.csv already (algorithm, ranks, network_mpi, network_io).
+bool has_own_column(const std::string& key) {
+  return key == "run.algorithm" || key == "run.ranks" || key == "network.mpi" || key == "network.io";
+}
+
+const char* time_key(Clock clock) {
+  return clock == Clock::Simulated ? "sim_time_s" : "measured_time_s";
 }
 
 const std::string* param_value(const RunResult& r, const std::string& key) {
@@ -82,7 +98,7 @@ std::string fixed(double v) {
 
 }  // namespace
 
-std::string results_json(const std::string& scenario, const std::vector<RunResult>& runs) {
+std::string results_json(const std::string& scenario, const std::vector<RunResult>& runs, Clock clock) {
   const std::vector<Param> params = parameters();
   ojson j;
   j["ciosim_version"] = kVersion;
@@ -97,14 +113,15 @@ std::string results_json(const std::string& scenario, const std::vector<RunResul
     run["ranks"] = r.ranks;
     run["network_mpi"] = r.network_mpi;
     run["network_io"] = r.network_io;
-    run["sim_time_s"] = r.sim_time_s;
+    run[time_key(clock)] = r.sim_time_s;
     run["phases"] = ojson::array();
-    for (const auto& p : r.phases) run["phases"].push_back(ojson{{"name", p.name}, {"time_s", p.time_s}});
+    for (const auto& p : r.phases) run["phases"].push_back(phase_to_json(p));
     ojson calls = ojson::object();
     for (const auto& [k, n] : r.calls) calls[k] = n;
     run["calls"] = std::move(calls);
     run["bytes"] = ojson{{"network", r.bytes_network}, {"file", r.bytes_file}};
     run["file_verified"] = r.file_verified;
+    if (!r.bottleneck.empty()) run["bottleneck"] = r.bottleneck;
     j["runs"].push_back(std::move(run));
   }
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
@@ -122,13 +139,14 @@ std::vector<RunResult> parse_results_json(const std::string& text, const std::st
       r.ranks = run.at("ranks").get<int>();
       r.network_mpi = run.at("network_mpi").get<std::string>();
       r.network_io = run.at("network_io").get<std::string>();
-      r.sim_time_s = run.at("sim_time_s").get<double>();
-      for (const auto& p : run.at("phases"))
-        r.phases.push_back({p.at("name").get<std::string>(), p.at("time_s").get<double>()});
+      r.sim_time_s = run.contains("measured_time_s") ? run.at("measured_time_s").get<double>()
+                                                     : run.at("sim_time_s").get<double>();
+      for (const auto& p : run.at("phases")) r.phases.push_back(phase_from_json(p));
       r.calls = run.at("calls").get<std::map<std::string, std::int64_t>>();
       r.bytes_network = run.at("bytes").at("network").get<std::int64_t>();
       r.bytes_file = run.at("bytes").at("file").get<std::int64_t>();
       r.file_verified = run.at("file_verified").get<bool>();
+      r.bottleneck = run.value("bottleneck", std::string());
       out.push_back(std::move(r));
     }
     return out;
@@ -137,22 +155,24 @@ std::vector<RunResult> parse_results_json(const std::string& text, const std::st
   }
 }
 
-std::string results_csv(const std::vector<RunResult>& runs) {
-  const auto keys = param_keys(runs);
+std::string results_csv(const std::vector<RunResult>& runs, Clock clock) {
+  auto keys = param_keys(runs);
+  keys.erase(std::remove_if(keys.begin(), keys.end(), has_own_column), keys.end());
   const auto phases = phase_names(runs);
-  std::vector<std::string> header{"algorithm"};
+  std::vector<std::string> header{"run", "algorithm"};
   header.insert(header.end(), keys.begin(), keys.end());
-  for (const char* h : {"ranks", "network_mpi", "network_io", "sim_time_s"}) header.emplace_back(h);
-  for (const auto& p : phases) header.push_back("phase:" + p);
-  for (const char* h : {"bytes_network", "bytes_file", "file_verified"}) header.emplace_back(h);
+  for (const char* h : {"ranks", "network_mpi", "network_io", time_key(clock)}) header.emplace_back(h);
+  for (const auto& p : phases) header.push_back("phase_" + p + "_s");
+  for (const char* h : {"bytes_network", "bytes_file", "file_verified", "bottleneck"}) header.emplace_back(h);
   std::ostringstream out;
   const auto row = [&](const std::vector<std::string>& cells) {
     for (std::size_t i = 0; i < cells.size(); ++i) out << (i ? "," : "") << csv_cell(cells[i]);
     out << "\n";
   };
   row(header);
-  for (const auto& r : runs) {
-    std::vector<std::string> cells{r.algorithm};
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const RunResult& r = runs[i];
+    std::vector<std::string> cells{std::to_string(i + 1), r.algorithm};
     for (const auto& k : keys) {
       const std::string* v = param_value(r, k);
       cells.push_back(v ? *v : "");
@@ -168,6 +188,7 @@ std::string results_csv(const std::vector<RunResult>& runs) {
     cells.push_back(std::to_string(r.bytes_network));
     cells.push_back(std::to_string(r.bytes_file));
     cells.push_back(r.file_verified ? "true" : "false");
+    cells.push_back(r.bottleneck);
     row(cells);
   }
   return out.str();
@@ -219,6 +240,11 @@ std::string results_table(const std::vector<RunResult>& runs) {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";
   }
+  if (std::any_of(runs.begin(), runs.end(), [](const RunResult& r) { return !r.bottleneck.empty(); })) {
+    out << "\nwhere the time goes (each run's longest phase; docs/results.md):\n";
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      if (!runs[i].bottleneck.empty()) out << "  " << i + 1 << ": " << runs[i].bottleneck << "\n";
+  }
   return out.str();
 }
 
@@ -232,11 +258,13 @@ nlohmann::json run_result_to_json(const RunResult& r) {
   j["network_io"] = r.network_io;
   j["sim_time_s"] = r.sim_time_s;
   j["phases"] = nlohmann::json::array();
-  for (const auto& p : r.phases) j["phases"].push_back({p.name, p.time_s});
+  // The ordered JSON of results.json, as this codec's (unordered) JSON: doubles print round-trip exact.
+  for (const auto& p : r.phases) j["phases"].push_back(nlohmann::json::parse(phase_to_json(p).dump()));
   j["calls"] = r.calls;
   j["bytes_network"] = r.bytes_network;
   j["bytes_file"] = r.bytes_file;
   j["file_verified"] = r.file_verified;
+  j["bottleneck"] = r.bottleneck;
   return j;
 }
 
@@ -250,12 +278,12 @@ RunResult run_result_from_json(const nlohmann::json& j) {
     r.network_mpi = j.at("network_mpi").get<std::string>();
     r.network_io = j.at("network_io").get<std::string>();
     r.sim_time_s = j.at("sim_time_s").get<double>();
-    for (const auto& p : j.at("phases"))
-      r.phases.push_back({p.at(0).get<std::string>(), p.at(1).get<double>()});
+    for (const auto& p : j.at("phases")) r.phases.push_back(phase_from_json(nlohmann::ordered_json(p)));
     r.calls = j.at("calls").get<std::map<std::string, std::int64_t>>();
     r.bytes_network = j.at("bytes_network").get<std::int64_t>();
     r.bytes_file = j.at("bytes_file").get<std::int64_t>();
     r.file_verified = j.at("file_verified").get<bool>();
+    r.bottleneck = j.value("bottleneck", std::string());
     return r;
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("malformed run result: ") + e.what());

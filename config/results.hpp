@@ -14,21 +14,28 @@
 
 namespace ciosim::config {
 
+/// Whose clock a run's times are on: the simulator's (results say "sim_time_s") or a real run's wall clock
+/// (ciosim-mpi: "measured_time_s"), so a measured time never sits under a simulated time's name.
+enum class Clock { Simulated, Measured };
+
 /// results.json (schema v1): {"ciosim_version", "scenario", "runs": [{"algorithm", "params", "ranks",
-/// "network_mpi", "network_io", "sim_time_s", "phases": [{"name", "time_s"}], "calls", "bytes":
-/// {"network", "file"}, "file_verified"}]}. Integer parameters (params.hpp) appear as JSON numbers, the
-/// others as strings. Two-space indented, ends with a newline.
-std::string results_json(const std::string& scenario, const std::vector<RunResult>& runs);
+/// "network_mpi", "network_io", "sim_time_s" (or "measured_time_s"), "phases": [phase_json.hpp's object,
+/// in time order], "calls", "bytes": {"network", "file"}, "file_verified", "bottleneck" (simulated runs)}]}.
+/// Integer parameters (params.hpp) appear as JSON numbers, the others as strings. Two-space indented,
+/// ends with a newline.
+std::string results_json(const std::string& scenario, const std::vector<RunResult>& runs,
+                         Clock clock = Clock::Simulated);
 
 /// Reads results.json text back (every run's fields; params values as text). Throws std::runtime_error
 /// (one line, naming `origin`) on malformed input.
 std::vector<RunResult> parse_results_json(const std::string& text, const std::string& origin);
 
-/// results.csv: a header, then one row per run: algorithm, one column per params key (union over runs,
-/// first-seen order), ranks, network_mpi, network_io, sim_time_s, one "phase:NAME" column per phase
-/// (union, first-seen order; empty when a run has no such phase), bytes_network, bytes_file,
-/// file_verified. RFC 4180 quoting, "\n" line ends.
-std::string results_csv(const std::vector<RunResult>& runs);
+/// results.csv: a header, then one row per run: run (1-based, as in phases.csv), algorithm, one column per
+/// params key (union over runs, first-seen order; not the keys the fixed columns show: run.algorithm,
+/// run.ranks, network.mpi, network.io), ranks, network_mpi, network_io, sim_time_s (or measured_time_s),
+/// one "phase_NAME_s" column per phase (union, in time order; empty when a run has no such phase),
+/// bytes_network, bytes_file, file_verified, bottleneck. RFC 4180 quoting, "\n" line ends.
+std::string results_csv(const std::vector<RunResult>& runs, Clock clock = Clock::Simulated);
 
 /// A fixed-width table for humans: algorithm, the params (other than run.algorithm), sim time and every
 /// phase time, in seconds with 6 decimals.

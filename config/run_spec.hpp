@@ -70,6 +70,10 @@ struct RunSpec {
   std::string export_file;  ///< if not empty, the simulated file is written here
   std::string
       trace_file;  ///< if not empty, every rank's call trace is written here (algorithms/common/trace.hpp)
+  /// Timeline formats to write ("chrome", "paje"; config/timeline.hpp), each to timeline_path + its
+  /// extension. Empty: no timeline is recorded.
+  std::vector<std::string> timeline_formats;
+  std::string timeline_path;
   /// The node of each rank. Empty: rank r on node r / platform.cores_per_node. `ciosim validate` sets it
   /// to the real run's placement so that both runs group the ranks into hosts alike.
   std::vector<int> rank_nodes;
@@ -77,9 +81,27 @@ struct RunSpec {
   std::vector<std::pair<std::string, std::string>> params;
 };
 
+/// How one kind of resource was used during a phase's window (config/time_use.hpp).
+struct ResourceUse {
+  std::string kind;        ///< activity::resource_kind_name: rank-cpu, server-cpu, disk, link-out, link-in
+  int count = 0;           ///< resources of this kind busy at some point of the window
+  double busy_mean = 0;    ///< their mean busy fraction of the window, 0..1
+  double busy_max = 0;     ///< the busiest one's fraction
+  std::string busiest;     ///< its name ("iod3 disk")
+  double bytes_per_s = 0;  ///< bytes they moved in the window per second of it, mean per resource
+};
+
 struct PhaseTime {
   std::string name;
   double time_s = 0;  ///< max over ranks of the time spent in the phase
+  // Filled by the simulator (empty or 0 otherwise):
+  double start_s = 0;  ///< the phase's window: earliest start on any rank ...
+  double end_s = 0;    ///< ... to latest end on any rank (simulated clock, the run starts at 0)
+  std::vector<double> rank_time_s{};        ///< per rank, the time spent in the phase
+  std::vector<double> rank_cpu_s{};         ///< per rank, of which in CPU work (config::Use)
+  std::vector<double> rank_network_s{};     ///< ... in MPI calls
+  std::vector<double> rank_filesystem_s{};  ///< ... in file-system calls
+  std::vector<ResourceUse> resources{};     ///< per resource kind used in the window
 };
 
 struct RunResult {
@@ -94,6 +116,7 @@ struct RunResult {
   std::int64_t bytes_network = 0;
   std::int64_t bytes_file = 0;
   bool file_verified = false;
+  std::string bottleneck;  ///< one line: where the longest phase's time goes (config/time_use.hpp)
 };
 
 }  // namespace ciosim

@@ -7,23 +7,47 @@ namespace ciosim::config {
 
 std::vector<PhaseTime> phase_times(const std::vector<RankRecord>& records) {
   std::vector<PhaseTime> out;
-  std::vector<std::vector<double>> per_rank;  // [phase][rank]
-  auto index = [&](const std::string& name) {
+  auto index = [&](const std::string& name, double at) {
     for (std::size_t i = 0; i < out.size(); ++i)
       if (out[i].name == name) return i;
-    out.push_back(PhaseTime{name, 0});
-    per_rank.emplace_back(records.size(), 0.0);
+    PhaseTime p;
+    p.name = name;
+    p.start_s = p.end_s = at;
+    p.rank_time_s.assign(records.size(), 0.0);
+    out.push_back(std::move(p));
     return out.size() - 1;
   };
+  const bool with_use = std::all_of(records.begin(), records.end(),
+                                    [](const RankRecord& r) { return r.use.size() == r.marks.size(); });
+  std::vector<std::vector<UseTimes>> use;  // [phase][rank]
   for (std::size_t r = 0; r < records.size(); ++r) {
     const auto& marks = records[r].marks;
     for (std::size_t i = 0; i < marks.size(); ++i) {
       const double until = i + 1 < marks.size() ? marks[i + 1].second : records[r].end;
-      per_rank[index(marks[i].first)][r] += until - marks[i].second;
+      const std::size_t k = index(marks[i].first, marks[i].second);
+      PhaseTime& p = out[k];
+      p.rank_time_s[r] += until - marks[i].second;
+      p.start_s = std::min(p.start_s, marks[i].second);
+      p.end_s = std::max(p.end_s, until);
+      if (!with_use) continue;
+      if (use.size() <= k) use.resize(k + 1, std::vector<UseTimes>(records.size(), UseTimes{}));
+      for (int u = 0; u < kUses; ++u)
+        use[k][r][static_cast<std::size_t>(u)] += records[r].use[i][static_cast<std::size_t>(u)];
     }
   }
-  for (std::size_t i = 0; i < out.size(); ++i)
-    out[i].time_s = *std::max_element(per_rank[i].begin(), per_rank[i].end());
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    PhaseTime& p = out[k];
+    p.time_s = *std::max_element(p.rank_time_s.begin(), p.rank_time_s.end());
+    if (!with_use) continue;
+    for (const UseTimes& u : use[k]) {
+      p.rank_cpu_s.push_back(u[static_cast<std::size_t>(Use::Cpu)]);
+      p.rank_network_s.push_back(u[static_cast<std::size_t>(Use::Network)]);
+      p.rank_filesystem_s.push_back(u[static_cast<std::size_t>(Use::FileSystem)]);
+    }
+  }
+  // In time order: by the phase's earliest start on any rank (ties keep first-seen order).
+  std::stable_sort(out.begin(), out.end(),
+                   [](const PhaseTime& a, const PhaseTime& b) { return a.start_s < b.start_s; });
   return out;
 }
 

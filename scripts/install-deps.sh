@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages ciosim builds with (run as root, or with sudo available).
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libsimgrid-dev libboost-graph-dev libcli11-dev catch2
-      nlohmann-json3-dev libtomlplusplus-dev libopenmpi-dev openmpi-bin libmetis-dev help2man
+      nlohmann-json3-dev libtomlplusplus-dev libopenmpi-dev openmpi-bin libmetis-dev help2man pajeng
       python3 python3-matplotlib)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

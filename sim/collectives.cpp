@@ -34,6 +34,7 @@ bool is_pof2(int n) {
 // Dissemination barrier (MPICH MPIR_Barrier_intra_dissemination): ceil(log2 P) rounds of zero-byte
 // messages to rank+2^k, from rank-2^k.
 void SimProcess::do_barrier() {
+  const Activity a(*this, config::Use::Network, "barrier");
   const int P = size();
   for (int k = 1; k < P; k <<= 1) {
     Request s = do_isend((rank_ + k) % P, kTagBarrier, {});
@@ -46,6 +47,8 @@ void SimProcess::do_barrier() {
 // Binomial-tree broadcast (MPICH MPIR_Bcast_intra_binomial, MPICH's choice for short messages or few
 // ranks; the scatter-allgather variant for long messages is not modelled).
 void SimProcess::do_bcast(std::span<std::byte> buf, int root) {
+  const Activity a(*this, config::Use::Network, "bcast",
+                   rank_ == root ? static_cast<std::int64_t>(buf.size()) : 0);
   const int P = size();
   const int rel = (rank_ - root + P) % P;
   int mask = 1;
@@ -66,6 +69,7 @@ void SimProcess::do_bcast(std::span<std::byte> buf, int root) {
 // Binomial-tree gather (MPICH MPIR_Gather_intra_binomial): each rank forwards its subtree's blocks,
 // ordered by relative rank, to its parent.
 void SimProcess::do_gather(std::span<const std::byte> send, std::span<std::byte> recv, int root) {
+  const Activity a(*this, config::Use::Network, "gather", static_cast<std::int64_t>(send.size()));
   const int P = size();
   const std::size_t n = send.size();
   const int rel = (rank_ - root + P) % P;
@@ -98,6 +102,7 @@ void SimProcess::do_gather(std::span<const std::byte> send, std::span<std::byte>
 // switches the senders to synchronous sends from 32 ranks on, GATHERV_INTER_SSEND_MIN_PROCS; not modelled.)
 void SimProcess::do_gatherv(std::span<const std::byte> send, std::span<std::byte> recv,
                             std::span<const std::int64_t> counts, int root) {
+  const Activity a(*this, config::Use::Network, "gatherv", static_cast<std::int64_t>(send.size()));
   const int P = size();
   if (rank_ != root) {
     if (!send.empty()) do_send(root, kTagGatherv, send);
@@ -124,6 +129,7 @@ void SimProcess::do_gatherv(std::span<const std::byte> send, std::span<std::byte
 // ring (MPICH MPIR_Allgather_intra_recursive_doubling / _ring; Bruck for short non-power-of-two counts
 // is not modelled: those use the ring).
 void SimProcess::do_allgather(std::span<const std::byte> send, std::span<std::byte> recv) {
+  const Activity a(*this, config::Use::Network, "allgather", static_cast<std::int64_t>(send.size()));
   const int P = size();
   const std::size_t n = send.size();
   auto block = [&](int i, int count) {
@@ -160,6 +166,7 @@ void SimProcess::do_allgather(std::span<const std::byte> send, std::span<std::by
 // in rounds of 32); above, pairwise exchange (XOR partners for a power-of-two count). Bruck's algorithm,
 // which MPICH uses for blocks <= 256 B with >= 8 ranks, is not modelled: those use "scattered".
 void SimProcess::do_alltoall(std::span<const std::byte> send, std::span<std::byte> recv) {
+  const Activity a(*this, config::Use::Network, "alltoall", static_cast<std::int64_t>(send.size()));
   const int P = size();
   const std::size_t n = send.size() / static_cast<std::size_t>(P);
   auto sblock = [&](int i) { return send.subspan(n * static_cast<std::size_t>(i), n); };
@@ -194,6 +201,7 @@ void SimProcess::do_alltoall(std::span<const std::byte> send, std::span<std::byt
 // Allreduce (MAX on int64): recursive doubling with the non-power-of-two pre/post step (MPICH
 // MPIR_Allreduce_intra_recursive_doubling, its choice for short vectors).
 void SimProcess::do_allreduce_max(std::span<std::int64_t> values) {
+  const Activity a(*this, config::Use::Network, "allreduce", static_cast<std::int64_t>(values.size_bytes()));
   const int P = size();
   std::vector<std::int64_t> other(values.size());
   auto obytes = std::as_writable_bytes(std::span(other));

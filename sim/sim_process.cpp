@@ -11,6 +11,45 @@ std::string SimProcess::host() const {
   return world_.rank_hosts[static_cast<std::size_t>(rank_)]->get_name();
 }
 
+SimProcess::Activity::Activity(SimProcess& p, config::Use use, const char* name, std::int64_t bytes)
+    : use_(use), name_(name), bytes_(bytes) {
+  if (p.depth_++ > 0) {
+    p_ = nullptr;
+    --p.depth_;  // nested: only the outermost call is charged
+    return;
+  }
+  p_ = &p;
+  p.current_ = name;
+  start_ = sg4::Engine::get_clock();
+}
+
+SimProcess::Activity::~Activity() {
+  if (!p_) return;
+  SimProcess& p = *p_;
+  --p.depth_;
+  p.current_ = "";
+  const double end = sg4::Engine::get_clock();
+  const auto r = static_cast<std::size_t>(p.rank_);
+  RankRecord& rec = p.world_.records[r];
+  if (!rec.use.empty()) rec.use.back()[static_cast<std::size_t>(use_)] += end - start_;
+  activity::Log& log = p.world_.log;
+  if (use_ == config::Use::Cpu) log.busy(p.world_.rank_cpu[r], start_, end);
+  log.span(p.world_.rank_actor[r], name_, start_, end, bytes_);
+}
+
+void SimProcess::note_message(const Pending& p, std::size_t bytes) {
+  const double s = p.comm->get_start_time();
+  const double e = p.comm->get_finish_time();
+  const auto src = static_cast<std::size_t>(p.peer);
+  const auto dst = static_cast<std::size_t>(rank_);
+  activity::Log& log = world_.log;
+  if (world_.rank_hosts[src] != world_.rank_hosts[dst]) {
+    log.busy(world_.link_out[src], s, e, static_cast<std::int64_t>(bytes));
+    log.busy(world_.link_in[dst], s, e, static_cast<std::int64_t>(bytes));
+  }
+  log.message(activity::Message{p.peer, rank_, p.tag, static_cast<std::int64_t>(bytes), s, e, current_});
+}
+
 void SimProcess::finish() {
   RankRecord& rec = world_.records[static_cast<std::size_t>(rank_)];
   rec.counters = counters();
@@ -32,6 +71,7 @@ sg4::Mailbox* SimProcess::mailbox(int src, int dst, int tag, bool eager_protocol
 }
 
 Request SimProcess::do_isend(int dst, int tag, std::span<const std::byte> buf) {
+  const Activity a(*this, config::Use::Network, "isend", static_cast<std::int64_t>(buf.size()));
   if (dst < 0 || dst >= size()) throw std::out_of_range("send to invalid rank " + std::to_string(dst));
   sg4::this_actor::sleep_for(world_.mpi->send_overhead_s);
   auto* env = new Envelope;
@@ -57,16 +97,20 @@ Request SimProcess::do_isend(int dst, int tag, std::span<const std::byte> buf) {
 }
 
 Request SimProcess::do_irecv(int src, int tag, std::span<std::byte> buf) {
+  const Activity a(*this, config::Use::Network, "irecv");
   if (src < 0 || src >= size()) throw std::out_of_range("receive from invalid rank " + std::to_string(src));
   const Request r{next_id_++};
   Pending& p = pending_[r.id];
   p.is_recv = true;
   p.dest = buf;
+  p.peer = src;
+  p.tag = tag;
   p.comm = mailbox(src, rank_, tag, eager(buf.size()))->get_async<Envelope>(&p.in);
   return r;
 }
 
 void SimProcess::do_wait(Request& r) {
+  const Activity a(*this, config::Use::Network, "wait");
   auto it = pending_.find(r.id);
   if (it == pending_.end()) throw std::logic_error("wait on an unknown request");
   Pending& p = it->second;
@@ -82,6 +126,7 @@ void SimProcess::do_wait(Request& r) {
   if (p.is_recv) {
     Envelope* env = p.in;
     const std::size_t size = env->size;
+    note_message(p, size);
     if (size == p.dest.size() && size) std::memcpy(p.dest.data(), env->data, size);
     env->consumed = true;
     if (--env->refs == 0) delete env;
@@ -95,21 +140,25 @@ void SimProcess::do_wait(Request& r) {
 }
 
 void SimProcess::do_waitall(std::vector<Request>& rs) {
+  const Activity a(*this, config::Use::Network, "waitall");
   for (Request& r : rs)
     if (r.id >= 0) do_wait(r);
 }
 
 void SimProcess::do_send(int dst, int tag, std::span<const std::byte> buf) {
+  const Activity a(*this, config::Use::Network, "send", static_cast<std::int64_t>(buf.size()));
   Request r = do_isend(dst, tag, buf);
   do_wait(r);
 }
 
 void SimProcess::do_recv(int src, int tag, std::span<std::byte> buf) {
+  const Activity a(*this, config::Use::Network, "recv");
   Request r = do_irecv(src, tag, buf);
   do_wait(r);
 }
 
 void SimProcess::do_compute(const Work& w) {
+  const Activity a(*this, config::Use::Cpu, "compute", w.bytes_copied);
   const PlatformSpec& ps = world_.spec->platform;
   const double t =
       static_cast<double>(w.bytes_copied) / ps.memcpy_Bps + static_cast<double>(w.tuples) * ps.tuple_cost_s;
@@ -119,7 +168,9 @@ void SimProcess::do_compute(const Work& w) {
 }
 
 void SimProcess::do_phase(const std::string& name) {
-  world_.records[static_cast<std::size_t>(rank_)].marks.emplace_back(name, sg4::Engine::get_clock());
+  RankRecord& rec = world_.records[static_cast<std::size_t>(rank_)];
+  rec.marks.emplace_back(name, sg4::Engine::get_clock());
+  rec.use.emplace_back();
 }
 
 }  // namespace ciosim::sim

@@ -71,13 +71,35 @@ class SimProcess final : public Process {
     Envelope* out = nullptr;    ///< rendezvous send: the envelope this rank still references
     std::span<std::byte> dest;  ///< receive buffer
     bool is_recv = false;
+    int peer = -1;  ///< receive: the source
+    int tag = 0;
   };
+  /// The outermost Process call in progress (calls nest: a collective waits on its messages): its time
+  /// goes to the rank's current phase under `use` (config::Use) and, with a timeline, becomes a span.
+  class Activity {
+   public:
+    Activity(SimProcess& p, config::Use use, const char* name, std::int64_t bytes = 0);
+    ~Activity();
+    Activity(const Activity&) = delete;
+    Activity& operator=(const Activity&) = delete;
+
+   private:
+    SimProcess* p_ = nullptr;  ///< null for a nested call
+    config::Use use_;
+    const char* name_;
+    std::int64_t bytes_;
+    double start_ = 0;
+  };
+  /// Records a received message (activity log) once its transfer is complete.
+  void note_message(const Pending& p, std::size_t bytes);
   sg4::Mailbox* mailbox(int src, int dst, int tag, bool eager) const;
   bool eager(std::size_t bytes) const;
   World& world_;
   int rank_;
   std::map<std::int64_t, Pending> pending_;
   std::int64_t next_id_ = 0;
+  int depth_ = 0;             ///< Process calls in progress (Activity)
+  const char* current_ = "";  ///< the outermost one's name
 };
 
 }  // namespace ciosim::sim

@@ -11,6 +11,8 @@
 
 #include "algorithms/common/trace.hpp"
 #include "algorithms/technique.hpp"
+#include "config/time_use.hpp"
+#include "config/timeline.hpp"
 #include "config/workload.hpp"
 #include "sim/file_system.hpp"
 #include "sim/platform.hpp"
@@ -84,6 +86,20 @@ void check_times(const RunResult& res) {
                                " s, not a finite non-negative time");
 }
 
+/// Each rank's actor on the timeline and its resources in the activity log: its CPU work, its host's
+/// network link in each direction (shared by the ranks of a host).
+void register_ranks(World& w) {
+  using activity::ResourceKind;
+  for (int r = 0; r < w.spec->ranks; ++r) {
+    const std::string host = w.rank_hosts[static_cast<std::size_t>(r)]->get_name();
+    const std::string name = "rank " + std::to_string(r);
+    w.rank_actor.push_back(w.log.actor(activity::ActorKind::Rank, name, host, r));
+    w.rank_cpu.push_back(w.log.resource(ResourceKind::RankCpu, name + " cpu", host));
+    w.link_out.push_back(w.log.resource(ResourceKind::LinkOut, host + " link out", host));
+    w.link_in.push_back(w.log.resource(ResourceKind::LinkIn, host + " link in", host));
+  }
+}
+
 /// Writes every rank's call trace to `path` (algorithms/common/trace.hpp).
 void write_trace(const World& w, const std::string& path) {
   Trace t;
@@ -130,7 +146,10 @@ RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& bod
                                     std::to_string(ps.nodes - 1));
   }
   w.fs = make_file_system(spec.platform, w.file);
+  w.log.full = !spec.timeline_formats.empty();
+  w.fs->set_log(&w.log);
   build_platform(w);
+  register_ranks(w);
   if (initial_file) w.file.write(0, *initial_file);
   w.records.resize(static_cast<std::size_t>(spec.ranks));
   w.fs->start();
@@ -151,7 +170,10 @@ RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& bod
   res.network_io = spec.network_io;
   config::summarize(w.records, res);
   check_times(res);
+  w.log.finish();
+  config::describe_use(w.log, res);
   if (!spec.trace_file.empty()) write_trace(w, spec.trace_file);
+  if (w.log.full) config::write_timelines(spec.timeline_formats, spec.timeline_path, w.records, w.log);
   if (on_file) on_file(w.file);
   return res;
 }

@@ -12,6 +12,7 @@
 #include "algorithms/common/process.hpp"
 #include "config/run_spec.hpp"
 #include "config/run_summary.hpp"
+#include "models/activity/activity_log.hpp"
 #include "models/filesystem/file_store.hpp"
 #include "models/filesystem/file_system_sim.hpp"
 #include "models/network/profiles.hpp"
@@ -33,6 +34,9 @@ struct World {
   filesystem::FileStore file;
   std::unique_ptr<filesystem::FileSystemSim> fs;  ///< the platform's file system, serving `file`
   std::vector<RankRecord> records;
+  activity::Log log;  ///< busy times always; every call and message when a timeline is written
+  /// Per rank, activity-log ids: its timeline actor, its CPU resource, its host's link out and in.
+  std::vector<int> rank_actor, rank_cpu, link_out, link_in;
   int finished = 0;                 ///< ranks whose actor ran to its end
   std::vector<std::string> errors;  ///< exceptions caught inside actors, reported after run()
 };

@@ -49,8 +49,9 @@ TEST_CASE("ciosim run writes results.json, results.csv and the effective configu
     CHECK(run["file_verified"].is_boolean());
   }
   const std::string csv = slurp(dir / "results.csv");
-  CHECK(csv.rfind("algorithm,run.algorithm,workload.bx,ranks,network_mpi,network_io,sim_time_s,", 0) == 0);
-  CHECK(contains(csv.substr(0, csv.find('\n')), ",bytes_network,bytes_file,file_verified"));
+  // One column per value (the swept run.algorithm is the algorithm column), units in the names.
+  CHECK(csv.rfind("run,algorithm,workload.bx,ranks,network_mpi,network_io,sim_time_s,phase_open_s,", 0) == 0);
+  CHECK(contains(csv.substr(0, csv.find('\n') + 1), ",bytes_network,bytes_file,file_verified,bottleneck\n"));
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);
   CHECK(w.extra_entries() == std::vector<std::string>{"results"});  // no temporary directories left
   CHECK(std::vector<fs::path>(fs::directory_iterator(w.root / "results"), {}).size() == 1);

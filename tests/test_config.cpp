@@ -483,22 +483,48 @@ TEST_CASE("results.csv: one row per run, union of phase columns") {
   std::getline(in, row1);
   std::getline(in, row2);
   CHECK_FALSE(std::getline(in, extra));
+  // No column twice (run.algorithm and network.mpi have their own), units in the names, phases in time
+  // order, a run number to join phases.csv on.
   CHECK(header ==
-        "algorithm,run.algorithm,workload.bx,network.mpi,ranks,network_mpi,network_io,sim_time_s,phase:"
-        "inspector,"
-        "phase:write,phase:sync,bytes_network,bytes_file,file_verified");
-  CHECK(row1 == "iec,iec,4,\"my,net\",4,myrinet,myrinet,2.5,0.1,0.8333333333333334,,1048576,4194304,true");
-  CHECK(row2 == "block,block,16,\"my,net\",4,myrinet,myrinet,3,,3,1e-07,1048576,4194304,false");
+        "run,algorithm,workload.bx,ranks,network_mpi,network_io,sim_time_s,phase_inspector_s,phase_write_s,"
+        "phase_sync_s,bytes_network,bytes_file,file_verified,bottleneck");
+  CHECK(row1 == "1,iec,4,4,myrinet,myrinet,2.5,0.1,0.8333333333333334,,1048576,4194304,true,");
+  CHECK(row2 == "2,block,16,4,myrinet,myrinet,3,,3,1e-07,1048576,4194304,false,");
   const std::string table = results_table(runs);
   CHECK(contains(table, "sim_time_s"));
   CHECK(contains(table, "2.500000"));
   CHECK(contains(table, "inspector"));
 }
 
+TEST_CASE("results.csv orders the phases of all runs in time order; measured times are not sim_time_s") {
+  RunResult a = sample("block", "1", 1);
+  a.phases = {{"open", 0.1}, {"write", 0.5}, {"close", 0.1}};
+  RunResult b = sample("iec", "1", 1);
+  b.phases = {{"open", 0.1}, {"inspector", 0.2}, {"exchange", 0.3}, {"write", 0.5}, {"close", 0.1}};
+  const std::string csv = results_csv({a, b});
+  CHECK(csv.substr(0, csv.find('\n'))
+            .find("phase_open_s,phase_inspector_s,phase_exchange_s,phase_write_s,phase_close_s,") !=
+        std::string::npos);
+  const std::string measured = results_csv({a}, Clock::Measured);
+  CHECK(measured.find("sim_time_s") == std::string::npos);
+  CHECK(measured.find(",measured_time_s,") != std::string::npos);
+  const std::string json = results_json("m", {a}, Clock::Measured);
+  CHECK(json.find("sim_time_s") == std::string::npos);
+  CHECK(parse_results_json(json, "m").front().sim_time_s == 1);
+}
+
 TEST_CASE("RunResult JSON round trip is exact") {
   RunResult r = sample("iec", "1024", 0.1 + 0.2);
   r.phases.push_back({"exchange0", 1.0 / 3.0});
   r.phases.push_back({"pack", 5e-324});
+  r.phases[0].start_s = 0.25;
+  r.phases[0].end_s = 1.0 / 7.0;
+  r.phases[0].rank_time_s = {0.1, 0.2};
+  r.phases[0].rank_cpu_s = {0.01, 1e-300};
+  r.phases[0].rank_network_s = {0.02, 0.03};
+  r.phases[0].rank_filesystem_s = {0.04, 0.05};
+  r.phases[0].resources = {{"disk", 2, 0.5, 0.75, "iod1 disk", 1.0 / 3.0}};
+  r.bottleneck = "write: disks";
   const RunResult back = run_result_from_json(nlohmann::json::parse(run_result_to_json(r).dump()));
   CHECK(back.algorithm == r.algorithm);
   CHECK(back.params == r.params);
@@ -510,7 +536,20 @@ TEST_CASE("RunResult JSON round trip is exact") {
   for (std::size_t i = 0; i < r.phases.size(); ++i) {
     CHECK(back.phases[i].name == r.phases[i].name);
     CHECK(back.phases[i].time_s == r.phases[i].time_s);
+    CHECK(back.phases[i].start_s == r.phases[i].start_s);
+    CHECK(back.phases[i].end_s == r.phases[i].end_s);
+    CHECK(back.phases[i].rank_time_s == r.phases[i].rank_time_s);
+    CHECK(back.phases[i].rank_cpu_s == r.phases[i].rank_cpu_s);
+    CHECK(back.phases[i].rank_network_s == r.phases[i].rank_network_s);
+    CHECK(back.phases[i].rank_filesystem_s == r.phases[i].rank_filesystem_s);
+    REQUIRE(back.phases[i].resources.size() == r.phases[i].resources.size());
+    for (std::size_t k = 0; k < r.phases[i].resources.size(); ++k) {
+      CHECK(back.phases[i].resources[k].busiest == r.phases[i].resources[k].busiest);
+      CHECK(back.phases[i].resources[k].bytes_per_s == r.phases[i].resources[k].bytes_per_s);
+      CHECK(back.phases[i].resources[k].busy_max == r.phases[i].resources[k].busy_max);
+    }
   }
+  CHECK(back.bottleneck == r.bottleneck);
   CHECK(back.calls == r.calls);
   CHECK(back.bytes_network == r.bytes_network);
   CHECK(back.bytes_file == r.bytes_file);

@@ -103,6 +103,9 @@ RunResult median_of(const std::vector<RunResult>& reps) {
       for (const auto& p : x.phases)
         if (p.name == ph.name) t.push_back(p.time_s);
     ph.time_s = median(t);
+    // Per-rank times and windows are the first repetition's: left out rather than mixed with medians.
+    ph.rank_time_s.clear();
+    ph.start_s = ph.end_s = 0;
   }
   return r;
 }
@@ -189,8 +192,8 @@ int run_command(const RunArgs& a, int rank) {
   std::vector<RunResult> results;
   for (const auto& reps : points) results.push_back(median_of(reps));
   if (!a.out.empty()) {
-    write_file(a.out, "results.json", config::results_json(s.name, results));
-    write_file(a.out, "results.csv", config::results_csv(results));
+    write_file(a.out, "results.json", config::results_json(s.name, results, config::Clock::Measured));
+    write_file(a.out, "results.csv", config::results_csv(results, config::Clock::Measured));
     write_file(a.out, "timings.json", timings_json(s.name, a.repeat, a.memory, hosts, points).dump(2) + "\n");
   }
   if (!a.quiet) std::cout << config::results_table(results) << std::flush;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "algorithms/common/process.hpp"
+#include "models/activity/activity_log.hpp"
 #include "models/filesystem/file_store.hpp"
 
 namespace ciosim::filesystem {
@@ -47,11 +48,38 @@ class FileSystemSim {
   virtual void read(int rank, std::span<const Extent> regions, std::span<std::byte> data) = 0;
   virtual void sync(int rank) = 0;
 
+  /// Where the servers' CPU and disk activity is recorded (models/activity/activity_log.hpp); set before
+  /// build(). Without it, a log of the file system's own collects the same records unread.
+  void set_log(activity::Log* log) { log_ = log; }
+
  protected:
   FileStore& file() { return file_; }
+  activity::Log& log() { return *log_; }
+  /// Records one disk operation of `disk_actor` (timeline) on resource `disk_res` (busy time).
+  void record_disk(int disk_actor, int disk_res, const char* op, double start, double end,
+                   std::int64_t bytes) {
+    log_->busy(disk_res, start, end, bytes);
+    log_->span(disk_actor, op, start, end, bytes);
+  }
+  /// Records a completed transfer of file-system data or requests from host `from` to host `to` on their
+  /// I/O links' busy time (sending side of `from`, receiving side of `to`).
+  void record_transfer(const sg4::Host* from, const sg4::Host* to, const sg4::CommPtr& comm,
+                       std::int64_t bytes) {
+    if (from == to) return;
+    const double s = comm->get_start_time();
+    const double e = comm->get_finish_time();
+    log_->busy(
+        log_->resource(activity::ResourceKind::LinkOut, from->get_name() + " I/O link out", from->get_name()),
+        s, e, bytes);
+    log_->busy(
+        log_->resource(activity::ResourceKind::LinkIn, to->get_name() + " I/O link in", to->get_name()), s, e,
+        bytes);
+  }
 
  private:
   FileStore& file_;
+  activity::Log own_log_;
+  activity::Log* log_ = &own_log_;
 };
 
 }  // namespace ciosim::filesystem

@@ -23,6 +23,18 @@ void LocalDiskSim::build(const filesystem::PlatformHooks& platform) {
                                 std::to_string(platform.nodes.size() - 1) + ")");
   nodes_ = platform.nodes;
   for (sg4::Host* h : nodes_) h->create_disk("local-disk", cfg_.disk_read_Bps, cfg_.disk_write_Bps)->seal();
+  const std::string host = nodes_[static_cast<std::size_t>(cfg_.node)]->get_name();
+  disk_actor_ = log().actor(activity::ActorKind::Disk, host + " disk", host);
+  disk_res_ = log().resource(activity::ResourceKind::Disk, host + " disk", host);
+}
+
+void LocalDiskSim::disk_io(sg4::Disk* disk, bool write, std::int64_t bytes) {
+  const double t0 = sg4::Engine::get_clock();
+  if (write)
+    disk->write(static_cast<sg_size_t>(bytes));
+  else
+    disk->read(static_cast<sg_size_t>(bytes));
+  record_disk(disk_actor_, disk_res_, write ? "write" : "read", t0, sg4::Engine::get_clock(), bytes);
 }
 
 sg4::Disk* LocalDiskSim::disk_of_caller(int rank, const char* what) const {
@@ -54,7 +66,7 @@ void LocalDiskSim::write(int rank, std::span<const Extent> regions, std::span<co
   std::int64_t pos = 0;
   for (const Extent& e : regions) {
     sg4::this_actor::sleep_for(cfg_.request_overhead_s);
-    if (e.length > 0) disk->write(static_cast<sg_size_t>(e.length));
+    if (e.length > 0) disk_io(disk, true, e.length);
     file().write(e.offset, data.subspan(static_cast<std::size_t>(pos), static_cast<std::size_t>(e.length)));
     pos += e.length;
   }
@@ -65,7 +77,7 @@ void LocalDiskSim::read(int rank, std::span<const Extent> regions, std::span<std
   std::int64_t pos = 0;
   for (const Extent& e : regions) {
     sg4::this_actor::sleep_for(cfg_.request_overhead_s);
-    if (e.length > 0) disk->read(static_cast<sg_size_t>(e.length));
+    if (e.length > 0) disk_io(disk, false, e.length);
     file().read(e.offset, data.subspan(static_cast<std::size_t>(pos), static_cast<std::size_t>(e.length)));
     pos += e.length;
   }

@@ -25,8 +25,12 @@ class LocalDiskSim final : public filesystem::FileSystemSim {
   /// The file's disk, after checking that the calling rank runs on the file's node.
   sg4::Disk* disk_of_caller(int rank, const char* what) const;
 
+  /// One region's disk operation, recorded in the activity log.
+  void disk_io(sg4::Disk* disk, bool write, std::int64_t bytes);
+
   const LocalDiskConfig& cfg_;
   std::vector<sg4::Host*> nodes_;
+  int disk_actor_ = -1, disk_res_ = -1;  ///< activity log ids of the file's disk
 };
 
 }  // namespace ciosim::local

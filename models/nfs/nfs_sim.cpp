@@ -31,6 +31,8 @@ struct NfsSim::Rpc {
   const std::byte* wdata = nullptr;
   std::byte* rdata = nullptr;
   sg4::Mailbox* reply = nullptr;
+  int rank = -1;                ///< the client
+  sg4::Host* client = nullptr;  ///< its host
 };
 
 namespace {
@@ -43,11 +45,43 @@ sg4::Mailbox* reply_mailbox(int rank) {
   return sg4::Mailbox::by_name("nfs-reply:" + std::to_string(rank));
 }
 
+double now() {
+  return sg4::Engine::get_clock();
+}
+
+const char* op_name(NfsSim::Rpc::Op op) {
+  switch (op) {
+    case NfsSim::Rpc::Op::Write:
+      return "write";
+    case NfsSim::Rpc::Op::Read:
+      return "read";
+    case NfsSim::Rpc::Op::Commit:
+      return "commit";
+    case NfsSim::Rpc::Op::Null:
+      break;
+  }
+  return "lookup";
+}
+
 }  // namespace
 
 void NfsSim::build(const filesystem::PlatformHooks& platform) {
   server_ = platform.add_server("nfs");
   server_->create_disk("disk", cfg_.disk_read_Bps, cfg_.disk_write_Bps)->seal();
+  actor_ = log().actor(activity::ActorKind::Server, "nfs", "nfs");
+  disk_actor_ = log().actor(activity::ActorKind::Disk, "nfs disk", "nfs");
+  cpu_res_ = log().resource(activity::ResourceKind::ServerCpu, "nfs cpu", "nfs");
+  disk_res_ = log().resource(activity::ResourceKind::Disk, "nfs disk", "nfs");
+}
+
+void NfsSim::disk_io(bool write, std::int64_t bytes) {
+  sg4::Disk* disk = server_->get_disks().front();
+  const double t0 = now();
+  if (write)
+    disk->write(static_cast<sg_size_t>(bytes));
+  else
+    disk->read(static_cast<sg_size_t>(bytes));
+  record_disk(disk_actor_, disk_res_, write ? "write" : "read", t0, now(), bytes);
 }
 
 void NfsSim::start() {
@@ -64,12 +98,11 @@ void NfsSim::start() {
   if (!cfg_.sync_commit()) {
     sg4::Actor::create("nfs-flush", server_, [this] {
       sg4::Actor::self()->daemonize();
-      sg4::Disk* disk = server_->get_disks().front();
       for (;;) {
         dirty_items_->acquire();
         const Dirty d = dirty_.front();
         dirty_.pop_front();
-        if (d.length > 0) disk->write(static_cast<sg_size_t>(d.length));
+        if (d.length > 0) disk_io(true, d.length);
         if (d.flushed) d.flushed->release();
       }
     });
@@ -77,25 +110,27 @@ void NfsSim::start() {
 }
 
 void NfsSim::serve(Rpc* rpc) {
+  const double arrived = now();
   threads_->acquire();
   {
     std::unique_lock lock(*cpu_);
+    const double t0 = now();
     sg4::this_actor::sleep_for(cfg_.rpc_overhead_s);
+    log().busy(cpu_res_, t0, now());
   }
-  sg4::Disk* disk = server_->get_disks().front();
   std::uint64_t reply_bytes = static_cast<std::uint64_t>(cfg_.rpc_header);
   switch (rpc->op) {
     case Rpc::Op::Write:
       file().write(rpc->file_offset, std::span(rpc->wdata, static_cast<std::size_t>(rpc->length)));
       if (cfg_.sync_commit()) {
-        disk->write(static_cast<sg_size_t>(rpc->length));
+        disk_io(true, rpc->length);
       } else {
         dirty_.push_back({rpc->length, nullptr});
         dirty_items_->release();
       }
       break;
     case Rpc::Op::Read:
-      disk->read(static_cast<sg_size_t>(rpc->length));
+      disk_io(false, rpc->length);
       file().read(rpc->file_offset, std::span(rpc->rdata, static_cast<std::size_t>(rpc->length)));
       reply_bytes += static_cast<std::uint64_t>(rpc->length);
       break;
@@ -112,7 +147,11 @@ void NfsSim::serve(Rpc* rpc) {
       break;
   }
   threads_->release();
-  rpc->reply->put(rpc, reply_bytes);
+  log().span(actor_, op_name(rpc->op), arrived, now(), rpc->length, rpc->rank);
+  const sg4::Host* client = rpc->client;  // the client may free rpc once it has the reply
+  sg4::CommPtr reply = rpc->reply->put_async(rpc, reply_bytes);
+  reply->wait();
+  record_transfer(server_, client, reply, static_cast<std::int64_t>(reply_bytes));
 }
 
 void NfsSim::round_trip(int rank, bool commit) {
@@ -120,7 +159,11 @@ void NfsSim::round_trip(int rank, bool commit) {
   Rpc rpc;
   rpc.op = commit ? Rpc::Op::Commit : Rpc::Op::Null;
   rpc.reply = reply_mailbox(rank);
-  server_mailbox()->put(&rpc, static_cast<std::uint64_t>(cfg_.rpc_header));
+  rpc.rank = rank;
+  rpc.client = sg4::this_actor::get_host();
+  sg4::CommPtr call = server_mailbox()->put_async(&rpc, static_cast<std::uint64_t>(cfg_.rpc_header));
+  call->wait();
+  record_transfer(rpc.client, server_, call, cfg_.rpc_header);
   rpc.reply->get<Rpc>();
 }
 
@@ -140,6 +183,8 @@ void NfsSim::transfer(int rank, std::span<const Extent> regions, const std::byte
       r.wdata = writing ? wdata + data_offset : nullptr;
       r.rdata = writing ? nullptr : rdata + data_offset;
       r.reply = reply_mailbox(rank);
+      r.rank = rank;
+      r.client = sg4::this_actor::get_host();
       rpcs.push_back(r);
       data_offset += end - off;
       off = end;
@@ -155,7 +200,9 @@ void NfsSim::transfer(int rank, std::span<const Extent> regions, const std::byte
     }
     sg4::this_actor::sleep_for(cfg_.client_rpc_overhead_s);
     const auto call = static_cast<std::uint64_t>(cfg_.rpc_header + (writing ? r.length : 0));
-    server_mailbox()->put(&r, call);
+    sg4::CommPtr sent = server_mailbox()->put_async(&r, call);
+    sent->wait();
+    record_transfer(r.client, server_, sent, static_cast<std::int64_t>(call));
     inflight.push_back(r.reply->get_async<Rpc>(&answered));
   }
   for (auto& c : inflight) c->wait();

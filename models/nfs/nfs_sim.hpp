@@ -32,9 +32,11 @@ class NfsSim final : public filesystem::FileSystemSim {
   void transfer(int rank, std::span<const Extent> regions, const std::byte* wdata, std::byte* rdata);
   void round_trip(int rank, bool commit);
   void serve(Rpc* rpc);
+  void disk_io(bool write, std::int64_t bytes);
 
   const NfsConfig& cfg_;
   sg4::Host* server_ = nullptr;
+  int actor_ = -1, disk_actor_ = -1, cpu_res_ = -1, disk_res_ = -1;  ///< activity log ids
   sg4::MutexPtr cpu_;          ///< the server's CPU: RPCs are decoded one at a time
   sg4::SemaphorePtr threads_;  ///< nfsd threads
   // Async commits: data received but not yet on disk, written in arrival order by the flusher. A COMMIT

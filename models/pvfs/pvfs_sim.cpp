@@ -23,6 +23,8 @@ namespace ciosim::pvfs {
 
 struct PvfsSim::IoRequest {
   bool write = true;
+  int rank = -1;                ///< the client
+  sg4::Host* client = nullptr;  ///< its host
   ServerPart part;
   const std::byte* wdata = nullptr;  ///< client buffer (write), regions back to back
   std::byte* rdata = nullptr;        ///< client buffer (read)
@@ -36,6 +38,8 @@ using IoRequest = PvfsSim::IoRequest;
 
 struct MetaRequest {
   sg4::Mailbox* reply = nullptr;
+  int rank = -1;
+  const char* what = "open";
 };
 
 constexpr int kChunksInFlight = 2;  // double buffering of the flow protocol
@@ -61,17 +65,40 @@ sg4::Mailbox* server_mailbox(const sg4::Host* h) {
   return sg4::Mailbox::by_name("pvfs:" + h->get_name());
 }
 
-void charge_cpu(const sg4::MutexPtr& cpu, double seconds) {
-  std::unique_lock lock(*cpu);
-  sg4::this_actor::sleep_for(seconds);
+double now() {
+  return sg4::Engine::get_clock();
 }
 
 }  // namespace
 
+void PvfsSim::charge_cpu(const sg4::MutexPtr& cpu, int cpu_res, double seconds) {
+  std::unique_lock lock(*cpu);
+  const double t0 = now();
+  sg4::this_actor::sleep_for(seconds);
+  log().busy(cpu_res, t0, now());
+}
+
 void PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& disk_slots) {
   const PvfsConfig& cfg = cfg_;
+  const double arrived = now();
+  // The client frees req once the last chunk or the acknowledgement reached it: what the records need
+  // after that is copied now.
+  const sg4::Host* rank_host = req->client;
+  const bool writing = req->write;
+  const int client_rank = req->rank;
+  const auto k = static_cast<std::size_t>(req->part.server);
   sg4::Disk* disk = sg4::this_actor::get_host()->get_disks().front();
-  charge_cpu(cpu,
+  auto disk_op = [&](const char* op, std::int64_t bytes) {
+    disk_slots->acquire();
+    const double t0 = now();
+    if (writing)
+      disk->write(static_cast<sg_size_t>(bytes));
+    else
+      disk->read(static_cast<sg_size_t>(bytes));
+    record_disk(disk_actor_[k], disk_res_[k], op, t0, now(), bytes);
+    disk_slots->release();
+  };
+  charge_cpu(cpu, iod_cpu_[k],
              cfg.request_overhead_s + static_cast<double>(req->part.local_regions) * cfg.region_overhead_s);
   const std::int64_t total = req->part.bytes;
   const std::int64_t fb = cfg.flow_buffer;
@@ -88,31 +115,32 @@ void PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Sema
         file().write(p.file_offset + off,
                      std::span(req->wdata + p.data_offset + off, static_cast<std::size_t>(len)));
       });
-      disk_slots->acquire();
-      disk->write(static_cast<sg_size_t>(b - a));
-      disk_slots->release();
+      disk_op("write", b - a);
     }
     req->ack->put(req, static_cast<std::uint64_t>(cfg.request_header));
   } else {
-    std::deque<sg4::CommPtr> inflight;
+    std::deque<std::pair<sg4::CommPtr, std::int64_t>> inflight;  // chunk sent, its bytes
     for (std::int64_t i = 0; i < n; ++i) {
       const std::int64_t a = i * fb;
       const std::int64_t b = std::min(total, a + fb);
-      disk_slots->acquire();
-      disk->read(static_cast<sg_size_t>(b - a));
-      disk_slots->release();
+      disk_op("read", b - a);
       for_stream_range(req->part, a, b, [&](const Piece& p, std::int64_t off, std::int64_t len) {
         file().read(p.file_offset + off,
                     std::span(req->rdata + p.data_offset + off, static_cast<std::size_t>(len)));
       });
       if (inflight.size() == kChunksInFlight) {
-        inflight.front()->wait();
+        inflight.front().first->wait();
+        record_transfer(iods_[k], rank_host, inflight.front().first, inflight.front().second);
         inflight.pop_front();
       }
-      inflight.push_back(req->data->put_async(req, static_cast<std::uint64_t>(b - a)));
+      inflight.emplace_back(req->data->put_async(req, static_cast<std::uint64_t>(b - a)), b - a);
     }
-    for (auto& c : inflight) c->wait();
+    for (auto& [c, bytes] : inflight) {
+      c->wait();
+      record_transfer(iods_[k], rank_host, c, bytes);
+    }
   }
+  log().span(iod_actor_[k], writing ? "write" : "read", arrived, now(), total, client_rank);
 }
 
 /// One client-to-server flow: request, then the data chunks (write) or their reception (read).
@@ -124,16 +152,20 @@ void PvfsSim::client_flow(IoRequest* req, sg4::Host* server) {
   const std::int64_t total = req->part.bytes;
   const std::int64_t n = chunks_of(total, cfg.flow_buffer);
   if (req->write) {
-    std::deque<sg4::CommPtr> inflight;
+    std::deque<std::pair<sg4::CommPtr, std::int64_t>> inflight;  // chunk sent, its bytes
     for (std::int64_t i = 0; i < n; ++i) {
       const std::int64_t len = std::min(cfg.flow_buffer, total - i * cfg.flow_buffer);
       if (inflight.size() == kChunksInFlight) {
-        inflight.front()->wait();
+        inflight.front().first->wait();
+        record_transfer(req->client, server, inflight.front().first, inflight.front().second);
         inflight.pop_front();
       }
-      inflight.push_back(req->data->put_async(req, static_cast<std::uint64_t>(len)));
+      inflight.emplace_back(req->data->put_async(req, static_cast<std::uint64_t>(len)), len);
     }
-    for (auto& c : inflight) c->wait();
+    for (auto& [c, bytes] : inflight) {
+      c->wait();
+      record_transfer(req->client, server, c, bytes);
+    }
     req->ack->get<IoRequest>();
   } else {
     for (std::int64_t i = 0; i < n; ++i) req->data->get<IoRequest>();
@@ -155,6 +187,8 @@ void PvfsSim::io(int rank, std::span<const Extent> regions, const std::byte* wda
     const std::string id = std::to_string(rank) + ">" + std::to_string(part.server);
     auto req = std::make_unique<IoRequest>();
     req->write = wdata != nullptr;
+    req->rank = rank;
+    req->client = sg4::this_actor::get_host();
     req->wdata = wdata;
     req->rdata = rdata;
     req->data = sg4::Mailbox::by_name("pvfs-data:" + id);
@@ -179,20 +213,29 @@ void PvfsSim::io(int rank, std::span<const Extent> regions, const std::byte* wda
   for (auto& f : flows) f->join();
 }
 
-void PvfsSim::metadata_round_trip(int rank) {
+void PvfsSim::metadata_round_trip(int rank, const char* what) {
   auto* reply = sg4::Mailbox::by_name("pvfs-meta:" + std::to_string(rank));
-  MetaRequest req{reply};
+  MetaRequest req{reply, rank, what};
   const auto header = static_cast<std::uint64_t>(cfg_.request_header);
   server_mailbox(mds_)->put(&req, header);
   reply->get<MetaRequest>();
 }
 
 void PvfsSim::build(const filesystem::PlatformHooks& platform) {
+  using activity::ActorKind;
+  using activity::ResourceKind;
   mds_ = platform.add_server("mds");
+  mds_actor_ = log().actor(ActorKind::Server, "mds", "mds");
+  mds_cpu_ = log().resource(ResourceKind::ServerCpu, "mds cpu", "mds");
   for (int k = 0; k < cfg_.io_servers; ++k) {
-    sg4::Host* h = platform.add_server("iod" + std::to_string(k));
+    const std::string name = "iod" + std::to_string(k);
+    sg4::Host* h = platform.add_server(name);
     h->create_disk("disk", cfg_.disk_read_Bps, cfg_.disk_write_Bps)->seal();
     iods_.push_back(h);
+    iod_actor_.push_back(log().actor(ActorKind::Server, name, name));
+    iod_cpu_.push_back(log().resource(ResourceKind::ServerCpu, name + " cpu", name));
+    disk_actor_.push_back(log().actor(ActorKind::Disk, name + " disk", name));
+    disk_res_.push_back(log().resource(ResourceKind::Disk, name + " disk", name));
   }
 }
 
@@ -204,7 +247,9 @@ void PvfsSim::start() {
     for (;;) {
       auto* req = mb->get<MetaRequest>();
       sg4::Actor::create("mds-handler", mds_, [this, req, cpu] {
-        charge_cpu(cpu, cfg_.metadata_overhead_s);
+        const double arrived = now();
+        charge_cpu(cpu, mds_cpu_, cfg_.metadata_overhead_s);
+        log().span(mds_actor_, req->what, arrived, now(), 0, req->rank);
         req->reply->put(req, static_cast<std::uint64_t>(cfg_.request_header));
       })->daemonize();
     }
@@ -226,10 +271,10 @@ void PvfsSim::start() {
 }
 
 void PvfsSim::open(int rank) {
-  metadata_round_trip(rank);
+  metadata_round_trip(rank, "open");
 }
 void PvfsSim::close(int rank) {
-  metadata_round_trip(rank);
+  metadata_round_trip(rank, "close");
 }
 
 void PvfsSim::write(int rank, std::span<const Extent> regions, std::span<const std::byte> data) {

@@ -31,12 +31,18 @@ class PvfsSim final : public filesystem::FileSystemSim {
  private:
   void io(int rank, std::span<const Extent> regions, const std::byte* wdata, std::byte* rdata);
   void serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& disk_slots);
+  void charge_cpu(const sg4::MutexPtr& cpu, int cpu_res, double seconds);
   void client_flow(IoRequest* req, sg4::Host* server);
-  void metadata_round_trip(int rank);
+  void metadata_round_trip(int rank, const char* what);
 
   const PvfsConfig& cfg_;
   sg4::Host* mds_ = nullptr;
   std::vector<sg4::Host*> iods_;
+  // Activity log ids (models/activity/activity_log.hpp): per server its timeline actor and CPU resource,
+  // per I/O server its disk's actor and resource.
+  int mds_actor_ = -1;
+  int mds_cpu_ = -1;
+  std::vector<int> iod_actor_, iod_cpu_, disk_actor_, disk_res_;
 };
 
 }  // namespace ciosim::pvfs

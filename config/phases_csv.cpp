@@ -1,0 +1,41 @@
+#include "config/phases_csv.hpp"
+
+#include <sstream>
+
+#include "config/params.hpp"
+
+namespace ciosim::config {
+namespace {
+
+std::string cell(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string at(const std::vector<double>& v, std::size_t i) {
+  return i < v.size() ? format_double(v[i]) : "";
+}
+
+}  // namespace
+
+std::string phases_csv(const std::vector<RunResult>& runs) {
+  std::ostringstream out;
+  out << "run,phase,rank,time_s,cpu_s,network_s,filesystem_s\n";
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    for (const PhaseTime& p : runs[i].phases) {
+      const std::string lead = std::to_string(i + 1) + "," + cell(p.name) + ",";
+      if (p.rank_time_s.empty()) {
+        out << lead << "," << format_double(p.time_s) << ",,,\n";
+        continue;
+      }
+      for (std::size_t r = 0; r < p.rank_time_s.size(); ++r)
+        out << lead << r << "," << format_double(p.rank_time_s[r]) << "," << at(p.rank_cpu_s, r) << ","
+            << at(p.rank_network_s, r) << "," << at(p.rank_filesystem_s, r) << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace ciosim::config

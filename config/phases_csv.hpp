@@ -1,0 +1,17 @@
+// phases.csv: the long ("tidy") form of every run's phase times, one row per run, phase and rank, for
+// pandas and R: run (the row number of results.csv), phase, rank, time_s, cpu_s, network_s,
+// filesystem_s (config::Use in run_summary.hpp). Phases in each run's time order, ranks ascending.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "config/run_spec.hpp"
+
+namespace ciosim::config {
+
+/// A run without per-rank times (not simulated) gives one row per phase with an empty rank, its maximum
+/// as time_s and empty cpu_s, network_s and filesystem_s. RFC 4180 quoting, "\n" line ends.
+std::string phases_csv(const std::vector<RunResult>& runs);
+
+}  // namespace ciosim::config
