@@ -82,7 +82,7 @@ TEST_CASE("btio: a partition of the solution file, one cell per slab in every di
   CHECK(r1.tuples[36] == Tuple{5 * (0 + 12 * (6 + 12 * 6)), 30});  // second cell: x 0, y 6, z 6
 }
 
-TEST_CASE("btio sizes: q*n^2 runs in all, n^2/q per rank (class B and C, 4..64 ranks)",
+TEST_CASE("btio sizes: q*n^2 runs in all (one fewer on 4 ranks), n^2/q per rank (class B and C, 4..64 ranks)",
           "[distribution][btio]") {
   for (const std::int64_t n : {102, 162}) {
     for (const int q : {2, 3, 4, 5, 6, 7, 8}) {
@@ -96,7 +96,9 @@ TEST_CASE("btio sizes: q*n^2 runs in all, n^2/q per rank (class B and C, 4..64 r
         runs += k;
         bytes += d.per_rank[static_cast<std::size_t>(r)].size() * 8;
       }
-      CHECK(runs == q * n * n);
+      // On 4 ranks, rank 3's first cell ends at the last point of z-slab 0 and its second cell starts
+      // at the next point: one run fewer (ROMIO merges them too when it flattens the view).
+      CHECK(runs == q * n * n - (q == 2 ? 1 : 0));
       CHECK(bytes == 40 * n * n * n);
     }
   }
@@ -126,7 +128,7 @@ TEST_CASE("tile: rank r owns tile (r mod tiles_x, r div tiles_x) of a row-major 
   const Distribution h = tile(TileSpec{3, 2, 4, 2, 0, 0, 5}, 6);
   CHECK(h.nx == 53);
   CHECK(check_partition(h).empty());
-  CHECK(h.per_rank[0].flatten() == std::vector<Tuple>{{0, 5}, {5, 4}, {17, 4}});
+  CHECK(h.per_rank[0].flatten() == std::vector<Tuple>{{0, 9}, {17, 4}});  // the header and row 0 touch
   CHECK(h.per_rank[4].flatten() == std::vector<Tuple>{{33, 4}, {45, 4}});
   // One tile per row: its rows are contiguous, and rank 0's follow the header.
   CHECK(tile(TileSpec{1, 2, 4, 2, 0, 0, 3}, 2).per_rank[0].flatten() == std::vector<Tuple>{{0, 11}});

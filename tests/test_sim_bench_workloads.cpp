@@ -54,7 +54,7 @@ element_size = 8
   }
 }
 
-TEST_CASE("tile: two-phase and block write MPI-Tile-IO's array, with a header, on cacau-2008",
+TEST_CASE("tile: two-phase and independent I/O write MPI-Tile-IO's array, with a header, on cacau-2008",
           "[sim][tile]") {
   const Scenario s = scenario(R"(name = "t"
 [run]
