@@ -10,6 +10,7 @@
 #include "config/scenario.hpp"
 #include "config/workload.hpp"
 #include "sim/simulate.hpp"
+#include "tests/scenario_text.hpp"
 #include "tests/sim_fork.hpp"
 
 using namespace ciosim;
@@ -17,14 +18,8 @@ using namespace ciosim::config;
 
 namespace {
 
-LoadOptions opt() {
-  LoadOptions o;
-  o.data_dirs = {CIOSIM_SOURCE_DIR};
-  return o;
-}
-
 Scenario scenario(const std::string& text) {
-  return parse_scenario(text, "s.toml", opt());
+  return parse_scenario(text, "s.toml", test::scenario_options());
 }
 
 }  // namespace
