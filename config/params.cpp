@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "algorithms/common/bench_distributions.hpp"
 #include "algorithms/technique.hpp"
 #include "config/platform_file.hpp"
 #include "config/profile_values.hpp"
@@ -72,6 +73,12 @@ std::vector<std::string> workload_names() {
 std::vector<std::string> stem2_preset_names() {
   std::vector<std::string> out{"none"};
   for (const auto& p : stem2_presets()) out.push_back(p.name);
+  return out;
+}
+
+std::vector<std::string> btio_class_names() {
+  std::vector<std::string> out;
+  for (const auto& c : btio_classes()) out.push_back(c.name);
   return out;
 }
 
@@ -170,6 +177,38 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
       ranged(make("workload.load", T::Size, "entries", Value{std::int64_t{1}},
                   "mesh workload: entries (floats with element_size 4) per mesh node, the kernel's load L"),
              1, std::int64_t{1} << 30),
+      with_choices(make("workload.class", T::Enum, "", Value{std::string("B")},
+                        "btio: the NAS problem class (grid 12^3, 24^3, 64^3, 102^3, 162^3; S is for tests)"),
+                   btio_class_names()),
+      ranged(make("workload.mflops", T::Int, "Mflop/s", Value{std::int64_t{640}},
+                  "btio: sustained rate of one rank in BT's solver, which sets the compute time between "
+                  "writes (estimate: 10% of a 3.2 GHz Xeon EM64T's 6.4 Gflop/s peak; "
+                  "docs/workloads-benchmarks.md)"),
+             1, INT_MAX),
+      ranged(make("workload.tiles_x", T::Int, "tiles", Value{std::int64_t{0}},
+                  "tile: tiles per row of the array (0 = from MPI_Dims_create(run.ranks, 2), or run.ranks / "
+                  "tiles_y)"),
+             0, INT_MAX),
+      ranged(make("workload.tiles_y", T::Int, "tiles", Value{std::int64_t{0}},
+                  "tile: rows of tiles (0 = run.ranks / tiles_x); run.ranks = tiles_x * tiles_y"),
+             0, INT_MAX),
+      ranged(make("workload.tile_x", T::Size, "elements", Value{std::int64_t{0}},
+                  "tile: elements per row of a tile, the fastest dimension (required for tile)"),
+             0, INT64_MAX),
+      ranged(make("workload.tile_y", T::Size, "elements", Value{std::int64_t{0}},
+                  "tile: rows of a tile (required for tile)"),
+             0, INT64_MAX),
+      ranged(make("workload.overlap_x", T::Size, "elements", Value{std::int64_t{0}},
+                  "tile: elements neighbouring tiles share along x (only 0: shared entries would be written "
+                  "twice)"),
+             0, INT64_MAX),
+      ranged(make("workload.overlap_y", T::Size, "elements", Value{std::int64_t{0}},
+                  "tile: rows neighbouring tiles share along y (only 0)"),
+             0, INT64_MAX),
+      ranged(make("workload.header_bytes", T::Size, "bytes", Value{std::int64_t{0}},
+                  "tile: bytes before the array in the file, written by rank 0 (a multiple of "
+                  "workload.element_size)"),
+             0, INT64_MAX),
       ranged(from_platform(make("platform.nodes", T::Int, "nodes", none, "compute nodes")), 1, INT_MAX),
       ranged(from_platform(make("platform.cores_per_node", T::Int, "cores", none,
                                 "ranks placed per node (their CPU work shares platform.cpu_cores)")),

@@ -51,6 +51,15 @@ struct WorkloadSpec {
   std::string partition;          ///< mesh: the partition file (one owner rank per mesh node and line)
   std::string graph;              ///< mesh: a METIS graph file, partitioned with METIS instead
   std::int64_t load = 1;          ///< mesh: entries per mesh node (the kernel's load L)
+  std::string btio_class = "B";   ///< btio: the NPB class (S, W, A, B, C)
+  std::int64_t mflops = 640;      ///< btio: sustained Mflop/s of one rank in BT's solver (compute time)
+  std::int64_t tiles_x = 0;       ///< tile: tiles per row (0: from MPI_Dims_create(ranks, 2))
+  std::int64_t tiles_y = 0;       ///< tile: tile rows (0: run.ranks / tiles_x)
+  std::int64_t tile_x = 0;        ///< tile: elements per tile row (required for tile)
+  std::int64_t tile_y = 0;        ///< tile: rows per tile (required for tile)
+  std::int64_t overlap_x = 0;     ///< tile: elements shared by horizontal neighbours (must be 0)
+  std::int64_t overlap_y = 0;     ///< tile: rows shared by vertical neighbours (must be 0)
+  std::int64_t header_bytes = 0;  ///< tile: bytes before the array (a multiple of element_size)
 };
 
 /// What a run measures: the technique's write, or its read of a file written beforehand (untimed).

@@ -342,7 +342,7 @@ class Expander {
       r.workload.nl = p.nl;
       r.workload.nchem = p.nchem;
     } else {
-      r.workload.nx = num("workload.nx");
+      r.workload.nx = v.count("workload.nx") ? num("workload.nx") : 0;  // btio, tile: derived
       r.workload.ny = num("workload.ny");
       r.workload.nz = num("workload.nz");
       r.workload.nl = num("workload.nl");
@@ -355,6 +355,15 @@ class Expander {
     r.workload.partition = str("workload.partition");
     r.workload.graph = str("workload.graph");
     r.workload.load = num("workload.load");
+    r.workload.btio_class = str("workload.class");
+    r.workload.mflops = num("workload.mflops");
+    r.workload.tiles_x = num("workload.tiles_x");
+    r.workload.tiles_y = num("workload.tiles_y");
+    r.workload.tile_x = num("workload.tile_x");
+    r.workload.tile_y = num("workload.tile_y");
+    r.workload.overlap_x = num("workload.overlap_x");
+    r.workload.overlap_y = num("workload.overlap_y");
+    r.workload.header_bytes = num("workload.header_bytes");
     r.access = str("run.access") == "read" ? Access::Read : Access::Write;
     r.hints.cb_buffer_size = num("hints.cb_buffer_size");
     r.hints.cb_nodes = static_cast<int>(num("hints.cb_nodes"));
@@ -408,6 +417,14 @@ class Expander {
     return r;
   }
 
+  static std::string tile_key(const WorkloadSpec& w) {
+    std::string k;
+    for (const std::int64_t x :
+         {w.tiles_x, w.tiles_y, w.tile_x, w.tile_y, w.overlap_x, w.overlap_y, w.header_bytes, w.element_size})
+      k += std::to_string(x) + "|";
+    return k;
+  }
+
   void check_technique(const RunSpec& r, const std::string& where) {
     const auto& w = r.workload;
     const std::string key = r.algorithm + "|" + (r.access == Access::Read ? "r" : "w") + "|" + w.kind + "|" +
@@ -418,6 +435,8 @@ class Expander {
                              : w.kind == "stem2"   ? std::to_string(w.ny) + "x" + std::to_string(w.nz) + "x" +
                                                        std::to_string(w.nl) + "x" + std::to_string(w.nchem)
                              : w.kind == "mesh" ? w.partition + "|" + w.graph + "|" + std::to_string(w.load)
+                             : w.kind == "btio" ? w.btio_class + "|" + std::to_string(w.element_size)
+                             : w.kind == "tile" ? tile_key(w)
                                                 : std::to_string(w.bx));
     auto it = checked_.find(key);
     if (it == checked_.end()) {
@@ -549,8 +568,14 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin, c
     throw ConfigError(
         "workload.preset sweeps \"none\" together with presets; sweep presets only, or give the "
         "extents (workload.nx, ny, nz, nl, nchem) in a separate scenario");
+  const auto& kind_values = given.count("workload.kind")
+                                ? given["workload.kind"].values
+                                : std::vector<Value>{*param(params, "workload.kind").default_value};
+  const bool derived_nx = std::all_of(kind_values.begin(), kind_values.end(), [](const Value& k) {
+    return kind_sets_nx(std::get<std::string>(k));
+  });  // btio and tile size x from their own keys
   for (const auto& p : params)
-    if (p.required() && !given.count(p.key) && !(preset && p.key == "workload.nx"))
+    if (p.required() && !given.count(p.key) && !((preset || derived_nx) && p.key == "workload.nx"))
       missing.push_back(p.key + " (" + p.help + ")");
   if (!missing.empty())
     throw ConfigError(origin + ": missing required parameter" + (missing.size() > 1 ? "s " : " ") +

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "algorithms/common/bench_distributions.hpp"
 #include "algorithms/common/distribution.hpp"
 #include "config/metis_partition.hpp"
 
@@ -83,7 +84,56 @@ std::vector<std::string> kinds_using(const std::string& key) {
   if (key == "workload.ny" || key == "workload.nz") return {"block3d", "stem2"};
   if (key == "workload.nl" || key == "workload.nchem" || key == "workload.preset") return {"stem2"};
   if (key == "workload.partition" || key == "workload.graph" || key == "workload.load") return {"mesh"};
+  if (key == "workload.class" || key == "workload.mflops") return {"btio"};
+  if (key == "workload.tiles_x" || key == "workload.tiles_y" || key == "workload.tile_x" ||
+      key == "workload.tile_y" || key == "workload.overlap_x" || key == "workload.overlap_y" ||
+      key == "workload.header_bytes")
+    return {"tile"};
+  if (key == "workload.nx") {  // btio and tile derive the size of x from their own keys
+    std::vector<std::string> out;
+    for (const auto& w : workloads())
+      if (!kind_sets_nx(w.name)) out.push_back(w.name);
+    return out;
+  }
   return {};
+}
+
+bool kind_sets_nx(const std::string& kind) {
+  return kind == "btio" || kind == "tile";
+}
+
+double btio_compute_s(const WorkloadSpec& w, int ranks) {
+  const BtioClass& c = btio_class(w.btio_class);
+  if (ranks < 1 || w.mflops < 1)
+    throw std::invalid_argument("btio_compute_s needs run.ranks >= 1 and workload.mflops >= 1");
+  return kBtioWriteInterval * btio_step_flops(c.n) /
+         (static_cast<double>(ranks) * 1e6 * static_cast<double>(w.mflops));
+}
+
+TileSpec tile_spec(const WorkloadSpec& w, int ranks) {
+  if (w.tile_x < 1 || w.tile_y < 1)
+    throw std::invalid_argument(
+        "workload tile needs workload.tile_x and workload.tile_y >= 1 (elements per tile row, rows per "
+        "tile; the view-based I/O paper runs 2048 x 1536)");
+  if (w.header_bytes % w.element_size != 0)
+    throw std::invalid_argument(
+        "tile: workload.header_bytes = " + std::to_string(w.header_bytes) +
+        " must be a multiple of workload.element_size = " + std::to_string(w.element_size));
+  TileSpec t{
+      w.tiles_x, w.tiles_y, w.tile_x, w.tile_y, w.overlap_x, w.overlap_y, w.header_bytes / w.element_size};
+  if (t.tiles_x == 0 && t.tiles_y == 0) {
+    const std::vector<int> dims = dims_create(ranks, 2);
+    t.tiles_x = dims[0];
+    t.tiles_y = dims[1];
+  } else if (t.tiles_y == 0 || t.tiles_x == 0) {
+    const std::int64_t given = t.tiles_x ? t.tiles_x : t.tiles_y;
+    if (ranks % given != 0)
+      throw std::invalid_argument("tile: run.ranks = " + std::to_string(ranks) + " is not a multiple of " +
+                                  (t.tiles_x ? "workload.tiles_x = " : "workload.tiles_y = ") +
+                                  std::to_string(given) + " (run.ranks = tiles_x * tiles_y)");
+    (t.tiles_x ? t.tiles_y : t.tiles_x) = ranks / given;
+  }
+  return t;
 }
 
 std::vector<int> read_partition(const std::string& path, std::int64_t nodes, int ranks) {
@@ -156,6 +206,14 @@ const std::vector<WorkloadInfo>& workloads() {
        "workload.graph, workload.load entries "
        "per node; the file is node-major and each rank writes its owned nodes, in order, through an indexed "
        "view of its maximal runs of consecutive nodes."},
+      {"btio",
+       "NAS BT-IO, full MPI-IO mode: one time step's solution (5 doubles per point of an n^3 grid, Fortran "
+       "order) of workload.class over a square number of ranks in BT's multi-partition decomposition (each "
+       "rank owns sqrt(Np) cells, one per z-slab, diagonally placed); workload.element_size = 8."},
+      {"tile",
+       "MPI-Tile-IO: a row-major 2-D array of workload.tiles_x x tiles_y tiles of tile_x x tile_y elements "
+       "of workload.element_size bytes, rank r owning tile (r mod tiles_x, r div tiles_x), after "
+       "workload.header_bytes of header (written by rank 0)."},
   };
   return list;
 }
@@ -182,6 +240,13 @@ Distribution make_distribution(const WorkloadSpec& w, int ranks) {
     if (!w.graph.empty()) return mesh(metis_partition(read_metis_graph(w.graph, w.nx), ranks), ranks, w.load);
     return mesh(read_partition(w.partition, w.nx, ranks), ranks, w.load);
   }
+  if (w.kind == "btio") {
+    if (w.element_size != 8)
+      throw std::invalid_argument("workload btio writes 8-byte doubles: set workload.element_size = 8 (got " +
+                                  std::to_string(w.element_size) + ")");
+    return btio(btio_class(w.btio_class).n, ranks);
+  }
+  if (w.kind == "tile") return tile(tile_spec(w, ranks), ranks);
   std::string valid;
   for (const auto& k : workloads()) valid += (valid.empty() ? "" : ", ") + k.name;
   throw std::invalid_argument("unknown workload '" + w.kind + "' (valid: " + valid + ")");

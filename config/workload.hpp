@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/common/bench_distributions.hpp"
 #include "algorithms/technique.hpp"
 #include "config/run_spec.hpp"
 
@@ -28,6 +29,20 @@ const Stem2Preset& stem2_preset(const std::string& name);
 /// The workload kinds that use a workload.* key ("workload.bx": block-cyclic; ...), or none when every kind
 /// uses it or the key is not a kind-specific workload key.
 std::vector<std::string> kinds_using(const std::string& key);
+
+/// True for the kinds whose size of x follows from their own keys (btio, tile): workload.nx is not theirs.
+bool kind_sets_nx(const std::string& kind);
+
+/// btio: the compute time between two solution writes on `ranks` ranks, in seconds: the 5 time steps
+/// between writes, NPB's operation count of a step (btio_step_flops) shared evenly by the ranks at
+/// workload.mflops each. Throws std::invalid_argument on an unknown class or non-positive values.
+double btio_compute_s(const WorkloadSpec& w, int ranks);
+
+/// tile: the TileSpec of a workload on `ranks` ranks (tiles_x = tiles_y = 0: MPI_Dims_create(ranks, 2), the
+/// larger count along x; one of them 0: ranks divided by the other; the header in entries). Throws
+/// std::invalid_argument (one line) when tile_x or tile_y is 0, the header is not a whole number of
+/// elements, or ranks is not a multiple of the given tile count.
+TileSpec tile_spec(const WorkloadSpec& w, int ranks);
 
 /// The registered workload kinds, in a fixed order.
 const std::vector<WorkloadInfo>& workloads();

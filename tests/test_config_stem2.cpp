@@ -7,6 +7,7 @@
 #include "config/params.hpp"
 #include "config/scenario.hpp"
 #include "config/workload.hpp"
+#include "tests/scenario_text.hpp"
 
 namespace fs = std::filesystem;
 using namespace ciosim;
@@ -29,24 +30,14 @@ nchem = 3
 )";
 
 LoadOptions opt(std::vector<std::string> sets = {}) {
-  LoadOptions o;
-  o.sets = std::move(sets);
-  o.data_dirs = {CIOSIM_SOURCE_DIR};
-  return o;
+  return test::scenario_options(std::move(sets));
 }
 
 std::string error_of(const std::string& text, std::vector<std::string> sets = {}) {
-  try {
-    parse_scenario(text, "s.toml", opt(std::move(sets)));
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return test::scenario_error(text, std::move(sets));
 }
 
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
+using test::contains;
 
 }  // namespace
 
