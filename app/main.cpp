@@ -1,7 +1,6 @@
-// ciosim: discrete-event simulation of collective I/O. Subcommands run, plan, list, validate and calibrate
-// (commands.hpp).
-// Exit codes: 0 success; 2 bad input (one line on stderr naming the problem and the valid choices);
-// 1 a simulation or I/O failure.
+// ciosim: discrete-event simulation of collective I/O. Subcommands run, merge, plan, list, validate and
+// calibrate (commands.hpp). Exit codes: 0 success; 2 bad input (one line on stderr naming the problem and the
+// valid choices); 1 a simulation or I/O failure.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
@@ -52,6 +51,18 @@ int main(int argc, char** argv) {
   run->add_flag("-q,--quiet", run_opt.quiet, "No progress messages on stderr");
   run->add_flag("-n,--dry-run", run_opt.dry_run,
                 "Validate the scenario and list its points; simulate nothing");
+  run->add_option("-j,--jobs", run_opt.jobs,
+                  "Simulate N points at once, each in its own process (default 1); results are the same")
+      ->type_name("N");
+  run->add_flag(
+      "--resume", run_opt.resume,
+      "Keep the points already finished in --out (same scenario and configuration) and run the rest");
+  run->add_flag(
+      "--keep-going", run_opt.keep_going,
+      "Skip the points that cannot run (listed at the end and in results.json) instead of refusing");
+  run->add_option("--shard", run_opt.shard,
+                  "Run only shard I of N: points I, I+N, I+2N, ... (I from 1 to N); join with ciosim merge")
+      ->type_name("I/N");
   std::vector<std::filesystem::path> dirs;
   try {
     dirs = app::data_dirs();
@@ -72,6 +83,13 @@ int main(int argc, char** argv) {
 
   CLI::App* list =
       app.add_subcommand("list", "List the algorithms, networks, platforms, workloads and parameters");
+
+  app::MergeOptions merge_opt;
+  CLI::App* merge =
+      app.add_subcommand("merge", "Join the results folders of a sweep's shards (run --shard I/N) into one");
+  merge->add_option("OUT", merge_opt.out, "Output directory of the whole sweep")->required();
+  merge->add_option("SHARD_DIR", merge_opt.shards, "The results folder of every shard")->required();
+  merge->add_flag("-q,--quiet", merge_opt.quiet, "No message on stderr");
 
   const auto add_mpi_options = [](CLI::App* cmd, app::MpiOptions& m) {
     cmd->add_option("--mpirun", m.mpirun,
@@ -156,6 +174,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*run) return app::run_command(run_opt);
+    if (*merge) return app::merge_command(merge_opt);
     if (*plan) return app::plan_command(plan_opt);
     if (*list) return app::list_command();
     if (*validate) return app::validate_command(val_opt);
