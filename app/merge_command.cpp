@@ -56,7 +56,13 @@ std::pair<std::string, std::string> effective_of(const std::string& dir) {
 int merge_command(const MergeOptions& opt) {
   if (opt.shards.empty()) throw config::ConfigError("merge: give the output folder and every shard's folder");
   std::vector<ShardDir> shards;
-  for (const auto& d : opt.shards) shards.push_back(read_shard(d));
+  for (const auto& d : opt.shards) {
+    std::error_code ec;
+    if (fs::weakly_canonical(d, ec) == fs::weakly_canonical(opt.out, ec))
+      throw config::ConfigError("merge: the output " + opt.out + " is the shard folder " + d +
+                                "; write the merged sweep into another folder");
+    shards.push_back(read_shard(d));
+  }
   const ShardDir& first = shards.front();
   std::map<int, std::string> by_index;
   for (const auto& s : shards) {
