@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 namespace ciosim::app {
 namespace {
@@ -19,13 +20,17 @@ struct Slot {
   char path[kPathMax] = {};
 };
 
-Slot g_slots[kSlots];
-std::atomic<pid_t> g_child{0};
-std::atomic<bool> g_installed{false};
+constexpr int kChildren = 256;  // the most points simulated at once (run -j)
 
-extern "C" void on_signal(int sig) {
-  const pid_t child = g_child.load();
-  if (child > 0) ::kill(child, SIGKILL);
+Slot g_slots[kSlots];
+std::atomic<pid_t> g_children[kChildren];
+std::atomic<bool> g_installed{false};
+std::atomic<int> g_wake_fd{-1};
+std::atomic<int> g_pending{0};
+
+void die_now(int sig) {
+  for (auto& c : g_children)
+    if (const pid_t pid = c.load(); pid > 0) ::kill(pid, SIGKILL);
   // Files first, then the directories that held them.
   for (int pass = 0; pass < 2; ++pass)
     for (Slot& s : g_slots)
@@ -37,6 +42,17 @@ extern "C" void on_signal(int sig) {
       }
   std::signal(sig, SIG_DFL);
   std::raise(sig);
+}
+
+extern "C" void on_signal(int sig) {
+  if (const int fd = g_wake_fd.load(); fd >= 0) {
+    int none = 0;
+    g_pending.compare_exchange_strong(none, sig);
+    const char byte = 1;
+    [[maybe_unused]] const ssize_t n = ::write(fd, &byte, 1);
+    return;
+  }
+  die_now(sig);
 }
 
 }  // namespace
@@ -67,8 +83,33 @@ void forget_temporary(int slot) {
   if (slot >= 0 && slot < kSlots) g_slots[slot].used.store(false);
 }
 
-void set_running_child(pid_t pid) {
-  g_child.store(pid);
+void add_running_child(pid_t pid) {
+  for (auto& c : g_children) {
+    pid_t none = 0;
+    if (c.compare_exchange_strong(none, pid)) return;
+  }
+  throw std::runtime_error("too many simulations at once (" + std::to_string(kChildren) + ")");
+}
+
+void remove_running_child(pid_t pid) {
+  for (auto& c : g_children) {
+    pid_t was = pid;
+    if (c.compare_exchange_strong(was, 0)) return;
+  }
+}
+
+void defer_signals(int wake_fd) {
+  g_wake_fd.store(wake_fd);
+}
+
+int pending_signal() {
+  return g_pending.load();
+}
+
+void die_of(int sig) {
+  std::signal(sig, SIG_DFL);
+  die_now(sig);
+  ::_exit(128 + sig);  // not reached: the signal's default action ends the process
 }
 
 }  // namespace ciosim::app

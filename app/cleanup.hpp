@@ -2,7 +2,8 @@
 // its output in, and the forked child simulating the current point, are registered here; SIGINT,
 // SIGTERM, SIGHUP and SIGQUIT remove the files and directories, kill the child, and then end the
 // process with the same signal (so a caller sees the usual status). The handler only uses
-// async-signal-safe calls (unlink, rmdir, kill, signal, raise) on paths copied in beforehand.
+// async-signal-safe calls (unlink, rmdir, kill, signal, raise, write) on paths copied in beforehand.
+// A sweep defers signals instead (defer_signals): it saves its finished points first, then dies alike.
 // SIGKILL cannot be caught: the child still dies with its parent (PR_SET_PDEATHSIG), and a staging file
 // or directory named .NAME.tmp-XXXXXX next to the output may remain.
 #pragma once
@@ -25,7 +26,17 @@ int remember_temporary(const std::string& path, bool dir);
 /// The path no longer needs removing (it was renamed into place or removed).
 void forget_temporary(int slot);
 
-/// The child simulating the current point (0: none), killed if a signal stops the parent.
-void set_running_child(pid_t pid);
+/// The children simulating points (one, or several with `run -j N`), killed if a signal stops the parent.
+void add_running_child(pid_t pid);
+void remove_running_child(pid_t pid);
+
+/// Deferred mode (a sweep's main loop, app/sweep.hpp): a signal only records itself and writes a byte to
+/// `wake_fd`, so that the loop can save the finished points and then call die_of(). -1 ends the mode.
+void defer_signals(int wake_fd);
+/// The first signal received in deferred mode, or 0.
+int pending_signal();
+/// What a signal does in immediate mode: kill the children, remove the temporaries, end the process
+/// with `sig`. Does not return.
+[[noreturn]] void die_of(int sig);
 
 }  // namespace ciosim::app

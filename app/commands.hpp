@@ -40,10 +40,23 @@ struct RunOptions {
   bool dry_run = false;                   ///< validate and list the points; simulate and write nothing
   std::int64_t ranks = 0;                 ///< -n: appended to sets as run.ranks=N
   std::vector<std::string> timeline;      ///< --timeline values: "chrome", "paje" (comma lists allowed)
+  int jobs = 1;                           ///< points simulated at once (-j)
+  bool resume = false;                    ///< skip the points already saved in --out
+  bool keep_going = false;                ///< skip infeasible points (listed at the end) instead of refusing
+  std::string shard;                      ///< "i/n": run points i, i+n, ... only; "" = all
 };
 /// `ciosim run`: validate everything, simulate each point in a child process, print the table, write
 /// results.json, results.csv and the effective configuration into the output directory.
 int run_command(const RunOptions& opt);
+
+struct MergeOptions {
+  std::string out;
+  std::vector<std::string> shards;
+  bool quiet = false;
+};
+/// `ciosim merge OUT SHARD_DIR...`: joins the results folders of every shard of a sweep (run --shard i/n)
+/// into one, byte-identical to the whole sweep run at once.
+int merge_command(const MergeOptions& opt);
 
 struct PlanOptions {
   std::string scenario;           ///< "" = the IEC plan of --nx/--np; else the plan of one of its points

@@ -1,4 +1,4 @@
-// ciosim: discrete-event simulation of collective I/O. Subcommands run, plan, plot, list, validate and
+// ciosim: discrete-event simulation of collective I/O. Subcommands run, merge, plan, plot, list, validate and
 // calibrate (commands.hpp). Exit codes: 0 success; 2 bad input (one line on stderr naming the problem and the
 // valid choices); 1 a simulation or I/O failure.
 #include <CLI/CLI.hpp>
@@ -59,6 +59,18 @@ int main(int argc, char** argv) {
   run->add_flag("--dry-run", run_opt.dry_run, "Validate the scenario and list its points; simulate nothing");
   // -n is a rank count in every command (validate, calibrate): here it is --set run.ranks=N.
   CLI::Option* run_np = run->add_option("-n,--np", run_opt.ranks, "MPI ranks (overrides run.ranks)");
+  run->add_option("-j,--jobs", run_opt.jobs,
+                  "Simulate N points at once, each in its own process (default 1); results are the same")
+      ->type_name("N");
+  run->add_flag(
+      "--resume", run_opt.resume,
+      "Keep the points already finished in --out (same scenario and configuration) and run the rest");
+  run->add_flag(
+      "--keep-going", run_opt.keep_going,
+      "Skip the points that cannot run (listed at the end and in results.json) instead of refusing");
+  run->add_option("--shard", run_opt.shard,
+                  "Run only shard I of N: points I, I+N, I+2N, ... (I from 1 to N); join with ciosim merge")
+      ->type_name("I/N");
   std::vector<std::filesystem::path> dirs;
   try {
     dirs = app::data_dirs();
@@ -77,6 +89,13 @@ int main(int argc, char** argv) {
   list->add_flag("--keys", list_keys, "Only the parameter keys, one per line (for scripts and completion)");
   app::PlotOptions plot_opt;
   CLI::App* plot = app::add_plot_command(app, plot_opt);
+
+  app::MergeOptions merge_opt;
+  CLI::App* merge =
+      app.add_subcommand("merge", "Join the results folders of a sweep's shards (run --shard I/N) into one");
+  merge->add_option("OUT", merge_opt.out, "Output directory of the whole sweep")->required();
+  merge->add_option("SHARD_DIR", merge_opt.shards, "The results folder of every shard")->required();
+  merge->add_flag("-q,--quiet", merge_opt.quiet, "No message on stderr");
 
   const auto add_mpi_options = [](CLI::App* cmd, app::MpiOptions& m) {
     cmd->add_option("--mpirun", m.mpirun,
@@ -160,6 +179,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*run) return app::run_command(run_opt);
+    if (*merge) return app::merge_command(merge_opt);
     if (*plan) return app::plan_command(plan_opt);
     if (*plot) return app::plot_command(plot_opt);
     if (*list) return app::list_command(list_keys);

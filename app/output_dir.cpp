@@ -34,7 +34,8 @@ void check_output_dir(const fs::path& dir) {
   if (!fs::is_directory(st))
     throw config::ConfigError("output path " + dir.string() +
                               " exists and is not a directory; choose another --out");
-  if (!fs::is_empty(dir, ec) && !fs::exists(dir / "results.json", ec))
+  if (!fs::is_empty(dir, ec) && !fs::exists(dir / "results.json", ec) &&
+      !fs::exists(dir / "points" / "sweep.json", ec))
     throw config::ConfigError(
         "output directory " + dir.string() +
         " exists and is not a ciosim results directory (no results.json); choose another "
@@ -89,14 +90,25 @@ fs::path OutputDir::stage(const std::string& name) {
 
 void OutputDir::commit(const std::vector<std::pair<std::string, std::string>>& files,
                        const std::vector<std::string>& stale) {
+  std::vector<int> slots;  // forgotten once the files are in place (or were removed by a failure)
+  struct Forget {
+    std::vector<int>& s;
+    ~Forget() {
+      for (int slot : s) forget_temporary(slot);
+    }
+  } forget{slots};
   try {
     for (const auto& [name, content] : files) {
       const fs::path f = staging_ / name;
-      file_slots_.push_back(remember_temporary(f.string(), false));
+      slots.push_back(remember_temporary(f.string(), false));
       std::ofstream out(f, std::ios::binary);
       out << content;
       out.close();
-      if (!out) throw std::runtime_error("cannot write " + (target_ / name).string());
+      if (!out) {
+        std::error_code ec;
+        fs::remove(f, ec);
+        throw std::runtime_error("cannot write " + (target_ / name).string());
+      }
     }
     fs::permissions(staging_, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                   fs::perms::others_read | fs::perms::others_exec);
@@ -119,6 +131,49 @@ void OutputDir::commit(const std::vector<std::pair<std::string, std::string>>& f
   } catch (const config::ConfigError& e) {
     throw std::runtime_error(e.what());
   }
+}
+
+}  // namespace ciosim::app
+
+namespace ciosim::app {
+
+void OutputDir::create() {
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(target_, ec))) {
+    if (!fs::create_directory(target_, ec) && ec)
+      throw std::runtime_error("cannot create " + target_.string() + ": " + ec.message());
+    fs::permissions(target_, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                 fs::perms::others_read | fs::perms::others_exec);
+  }
+  committed_ = true;
+}
+
+void OutputDir::put(const std::string& rel, const std::string& content) {
+  const fs::path dest = target_ / rel;
+  const fs::path tmp = staging_ / fs::path(rel).filename();
+  const int slot = remember_temporary(tmp.string(), false);
+  try {
+    std::ofstream out(tmp, std::ios::binary);
+    out << content;
+    out.close();
+    if (!out) throw std::runtime_error("cannot write " + dest.string());
+    fs::create_directories(dest.parent_path());
+    fs::rename(tmp, dest);
+  } catch (const std::exception& e) {
+    std::error_code ec;
+    fs::remove(tmp, ec);
+    forget_temporary(slot);
+    if (dynamic_cast<const fs::filesystem_error*>(&e))
+      throw std::runtime_error("cannot write " + dest.string() + ": " +
+                               static_cast<const fs::filesystem_error&>(e).code().message());
+    throw;
+  }
+  forget_temporary(slot);
+}
+
+void OutputDir::remove_own(const std::string& rel) {
+  std::error_code ec;
+  if (fs::is_regular_file(fs::symlink_status(target_ / rel, ec))) fs::remove(target_ / rel, ec);
 }
 
 }  // namespace ciosim::app

@@ -16,8 +16,8 @@
 namespace ciosim::app {
 
 /// Throws config::ConfigError when `dir` exists and cannot receive results: not a directory (a file, a
-/// FIFO, a symlink, a device), or a non-empty directory without a results.json (not a ciosim output
-/// directory).
+/// FIFO, a symlink, a device), or a non-empty directory without a results.json or points/sweep.json (not
+/// a ciosim output directory).
 void check_output_dir(const std::filesystem::path& dir);
 
 class OutputDir {
@@ -40,6 +40,15 @@ class OutputDir {
   /// in the other format): removed from an existing directory so that it never mixes two runs' outputs.
   void commit(const std::vector<std::pair<std::string, std::string>>& files,
               const std::vector<std::string>& stale = {});
+
+  /// A sweep saves as it goes (app/sweep_folder.hpp): creates the target now if it does not exist (it
+  /// is then kept, as are the parents made for it); later commits replace files one by one.
+  void create();
+  /// Writes one file at `rel` (e.g. "points/point-000003.json") under the created target: staged, then
+  /// renamed into place (atomic). Creates the subdirectory.
+  void put(const std::string& rel, const std::string& content);
+  /// Removes the regular file at `rel` under the target, if there is one (ciosim's own files only).
+  void remove_own(const std::string& rel);
 
  private:
   std::filesystem::path target_;

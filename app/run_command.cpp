@@ -1,4 +1,5 @@
-// `ciosim run SCENARIO.toml [--set key=value ...] [--out DIR] [--export-file PATH] [--dry-run]`
+// `ciosim run SCENARIO.toml [--set key=value ...] [--out DIR] [--export-file PATH] [--dry-run] [-j N]
+//  [--resume] [--keep-going] [--shard I/N]`
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -7,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include "app/cleanup.hpp"
@@ -14,6 +16,8 @@
 #include "app/output_dir.hpp"
 #include "app/runner.hpp"
 #include "config/phases_csv.hpp"
+#include "app/sweep.hpp"
+#include "app/sweep_folder.hpp"
 #include "config/results.hpp"
 #include "config/scenario.hpp"
 #include "config/timeline.hpp"
@@ -22,6 +26,8 @@ namespace ciosim::app {
 namespace {
 
 namespace fs = std::filesystem;
+
+constexpr int kMaxJobs = 256;  ///< -j: at most this many simulations at once (app/cleanup.cpp's table)
 
 /// A file created next to `target` (mkstemp) that the simulation writes and that is renamed onto
 /// `target` only when everything succeeded; removed otherwise (and by a signal: app/cleanup.hpp). Only a
@@ -105,6 +111,54 @@ void stage_timelines(OutputDir& out, const std::vector<std::string>& formats, st
     runs[i].timeline_formats = formats;
     runs[i].timeline_path = out.stage(stem).string();  // the extension is added per format
   }
+/// Checks --resume against what `out` holds; returns the points already done there (and sets
+/// `resumed`), or nothing to resume. Throws config::ConfigError (exit 2) when the folder holds another
+/// sweep.
+std::map<std::size_t, RunResult> resume_from(const fs::path& out, const SweepInfo& info, bool& resumed) {
+  resumed = false;
+  const std::optional<SweepInfo> saved = read_sweep_info(out);
+  std::error_code ec;
+  if (!saved) {
+    if (fs::exists(out / "results.json", ec))
+      throw config::ConfigError("--resume: " + out.string() +
+                                " has no saved points (points/sweep.json), nothing to resume; run without "
+                                "--resume to replace its results");
+    return {};
+  }
+  const std::string shard_of = [&](const Shard& s) {
+    return s.whole() ? std::string("the whole sweep") : "shard " + s.text();
+  }(saved->shard);
+  const std::string shard_now =
+      info.shard.whole() ? std::string("the whole sweep") : "shard " + info.shard.text();
+  if (shard_of != shard_now)
+    throw config::ConfigError("--resume: " + out.string() + " holds " + shard_of + ", this run is " +
+                              shard_now + "; use the same --shard or another --out");
+  if (const std::string d = config_difference(saved->config, info.config); !d.empty())
+    throw config::ConfigError(
+        "--resume: " + out.string() + " was run with another configuration: " + d +
+        " differs; run without --resume to replace its results, or choose another --out");
+  resumed = true;
+  return read_points(out, info);
+}
+
+void print_points(const config::Scenario& s, const Shard& shard) {
+  std::size_t mine = 0;
+  for (std::size_t i = 0; i < s.runs.size(); ++i) mine += shard.has(i + 1);
+  std::cout << "scenario " << s.name << ": " << s.runs.size() << " point" << (s.runs.size() == 1 ? "" : "s")
+            << (s.skipped.empty() ? ", all valid" : " valid");
+  if (!s.skipped.empty()) std::cout << ", " << s.skipped.size() << " skipped (--keep-going)";
+  if (!shard.whole()) std::cout << "; shard " << shard.text() << " runs " << mine << " of them";
+  std::cout << "\n";
+  for (std::size_t i = 0; i < s.runs.size(); ++i) {
+    if (!shard.has(i + 1)) continue;
+    const RunSpec& r = s.runs[i];
+    const std::string label = config::point_label(r);
+    std::cout << "  " << i + 1 << ": " << r.algorithm << " ranks=" << r.ranks << " nx=" << r.workload.nx
+              << " mpi=" << r.network_mpi << " io=" << r.network_io
+              << (label.empty() ? "" : "  [" + label + "]") << "\n";
+  }
+  for (const auto& k : s.skipped) std::cout << "  skipped " << k.point << ": " << k.reason << "\n";
+  std::cout << std::flush;
 }
 
 }  // namespace
@@ -114,28 +168,31 @@ int run_command(const RunOptions& opt) {
   if (opt.effective_format != "toml" && opt.effective_format != "json")
     throw config::ConfigError("unknown --effective-format " + config::quote(opt.effective_format) +
                               "; valid choices: toml, json");
+  if (opt.jobs < 1 || opt.jobs > kMaxJobs)
+    throw config::ConfigError("-j " + std::to_string(opt.jobs) +
+                              ": the points simulated at once must be 1 to " + std::to_string(kMaxJobs));
+  const Shard shard = opt.shard.empty() ? Shard{} : parse_shard(opt.shard);
   config::LoadOptions load;
   load.sets = opt.sets;
   load.data_dirs = data_dirs();
+  load.keep_going = opt.keep_going;
   config::Scenario s = config::load_scenario(opt.scenario, load);
 
   if (opt.dry_run) {
-    std::cout << "scenario " << s.name << ": " << s.runs.size() << " point" << (s.runs.size() == 1 ? "" : "s")
-              << ", all valid\n";
-    for (std::size_t i = 0; i < s.runs.size(); ++i) {
-      const RunSpec& r = s.runs[i];
-      const std::string label = config::point_label(r);
-      std::cout << "  " << i + 1 << ": " << r.algorithm << " ranks=" << r.ranks << " nx=" << r.workload.nx
-                << " mpi=" << r.network_mpi << " io=" << r.network_io
-                << (label.empty() ? "" : "  [" + label + "]") << "\n";
-    }
-    std::cout << std::flush;
+    print_points(s, shard);
     return 0;
   }
   if (opt.out_given && opt.out.empty()) throw config::ConfigError("--out is empty; give a directory");
+  if (!opt.export_file.empty() && (opt.resume || !shard.whole()))
+    throw config::ConfigError(
+        "--export-file cannot be combined with --resume or --shard (run the point alone)");
   install_cleanup_handlers();
   // Everything that can fail about the output is found now, before any point is simulated.
-  OutputDir out(opt.out.empty() ? fs::path("results") / s.name : fs::path(opt.out));
+  const fs::path default_out =
+      fs::path("results") / (shard.whole() ? s.name
+                                           : s.name + "-shard-" + std::to_string(shard.index) + "-of-" +
+                                                 std::to_string(shard.count));
+  OutputDir out(opt.out.empty() ? default_out : fs::path(opt.out));
   std::optional<StagedFile> exported;
   if (!opt.export_file.empty()) {
     if (s.runs.size() != 1)
@@ -146,23 +203,29 @@ int run_command(const RunOptions& opt) {
   }
   if (!timeline.empty()) stage_timelines(out, timeline, s.runs);
 
-  const Progress progress = [&](std::size_t i, std::size_t n, const RunSpec& spec) {
-    if (opt.quiet) return;
-    const std::string label = config::point_label(spec);
-    std::cerr << "ciosim: [" << i + 1 << "/" << n << "] " << spec.algorithm
-              << (label.empty() ? "" : "  " + label) << std::endl;
-  };
-  const std::vector<RunResult> results = run_points(s.runs, progress);
+  SweepInfo info{s.name, s.runs.size(), shard, s.skipped, comparable_config(s)};
+  bool resumed = false;
+  std::map<std::size_t, RunResult> done;
+  if (opt.resume) done = resume_from(out.path(), info, resumed);
 
   const std::string config_name = "effective-config." + opt.effective_format;
-  out.commit({{"results.json", config::results_json(s.name, results)},
-              {"results.csv", config::results_csv(results)},
-              {"phases.csv", config::phases_csv(results)},
-              {config_name, opt.effective_format == "json" ? config::effective_config_json(s)
-                                                           : config::effective_config_toml(s)}},
-             {opt.effective_format == "json" ? "effective-config.toml" : "effective-config.json"});
+  SweepFolder folder(out, info,
+                     {config_name, opt.effective_format == "json" ? config::effective_config_json(s)
+                                                                  : config::effective_config_toml(s)},
+                     opt.effective_format == "json" ? "effective-config.toml" : "effective-config.json",
+                     std::move(done), resumed);
+  if (opt.resume && !opt.quiet)
+    std::cerr << "ciosim: resuming " << out.path().string() << ": " << folder.done().size() << " of "
+              << folder.mine().size() << " points already done" << std::endl;
+  run_sweep(s.runs, folder, {opt.jobs, opt.quiet});
   if (exported) exported->commit();
-  std::cout << config::results_table(results) << std::flush;
+  std::cout << config::results_table(folder.runs()) << std::flush;
+  if (!s.skipped.empty()) {
+    std::cerr << "ciosim: skipped " << s.skipped.size() << " point" << (s.skipped.size() == 1 ? "" : "s")
+              << " that cannot run (--keep-going):\n";
+    for (const auto& k : s.skipped) std::cerr << "  " << k.point << ": " << k.reason << "\n";
+    std::cerr << std::flush;
+  }
   if (!opt.quiet) {
     std::cerr << "ciosim: wrote " << (out.path() / "results.json").string() << ", results.csv, phases.csv, "
               << config_name;

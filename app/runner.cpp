@@ -71,8 +71,7 @@ std::string one_line(std::string s) {
 
 }  // namespace
 
-RunResult run_point(const RunSpec& spec, const std::string& label) {
-  const std::string name = label.empty() ? "the run" : "point " + label;
+PointChild start_point(const RunSpec& spec, const std::string& name) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) throw PointFailed(name + ": pipe: " + std::strerror(errno));
   std::cout.flush();
@@ -95,14 +94,13 @@ RunResult run_point(const RunSpec& spec, const std::string& label) {
     ::close(fds[0]);
     child(spec, fds[1]);
   }
-  set_running_child(pid);
+  add_running_child(pid);
   ::close(fds[1]);
-  const std::string payload = read_all(fds[0]);  // to EOF before waiting: the pipe buffer is bounded
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  set_running_child(0);
+  return {pid, fds[0]};
+}
+
+RunResult finish_point(pid_t pid, const std::string& payload, int status, const std::string& name) {
+  remove_running_child(pid);
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     throw PointFailed(name + ": the simulation crashed with signal " + std::to_string(sig) + " (" +
@@ -131,17 +129,22 @@ RunResult run_point(const RunSpec& spec, const std::string& label) {
   return r;
 }
 
-std::vector<RunResult> run_points(const std::vector<RunSpec>& specs, const Progress& progress) {
-  std::vector<RunResult> out;
-  out.reserve(specs.size());
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    if (progress) progress(i, specs.size(), specs[i]);
-    std::string label = std::to_string(i + 1) + " of " + std::to_string(specs.size());
-    if (const std::string p = config::point_label(specs[i]); !p.empty()) label += " (" + p + ")";
-    out.push_back(
-        run_point(specs[i], specs.size() > 1 || !config::point_label(specs[i]).empty() ? label : ""));
+RunResult run_point(const RunSpec& spec, const std::string& label) {
+  const std::string name = label.empty() ? "the run" : "point " + label;
+  const PointChild c = start_point(spec, name);
+  const std::string payload = read_all(c.fd);  // to EOF before waiting: the pipe buffer is bounded
+  ::close(c.fd);
+  int status = 0;
+  while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
   }
-  return out;
+  return finish_point(c.pid, payload, status, name);
+}
+
+std::string point_name(const std::vector<RunSpec>& specs, std::size_t i) {
+  const std::string p = config::point_label(specs[i]);
+  if (specs.size() == 1 && p.empty()) return "the run";
+  return "point " + std::to_string(i + 1) + " of " + std::to_string(specs.size()) +
+         (p.empty() ? "" : " (" + p + ")");
 }
 
 }  // namespace ciosim::app

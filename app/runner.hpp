@@ -1,10 +1,11 @@
 // Runs sweep points, each in its own child process: SimGrid's engine can be created only once per
 // process. The child calls sim::simulate, writes the RunResult as JSON into a pipe and _exit()s; the
-// parent reads the pipe to its end, reaps the child and decodes the result. Points run one after the
-// other, in order, so results are deterministic.
+// parent reads the pipe to its end, reaps the child and decodes the result. run_point runs one point;
+// app/sweep.hpp runs several at once (start_point / finish_point).
 #pragma once
 
-#include <functional>
+#include <sys/types.h>
+
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -23,10 +24,17 @@ class PointFailed : public std::runtime_error {
 /// Simulates one point in a child process. `label` names the point in error messages.
 RunResult run_point(const RunSpec& spec, const std::string& label);
 
-/// Called before point i (0-based) of n starts.
-using Progress = std::function<void(std::size_t i, std::size_t n, const RunSpec& spec)>;
-
-/// Runs every point in order; throws PointFailed at the first failure.
-std::vector<RunResult> run_points(const std::vector<RunSpec>& specs, const Progress& progress);
+/// A point's child process, started and not yet reaped: its result arrives on `fd` (read it to EOF,
+/// then waitpid the child and call finish_point). The child is registered with app/cleanup.hpp.
+struct PointChild {
+  pid_t pid = -1;
+  int fd = -1;
+};
+/// Forks the child simulating `spec`. `name` ("point 3 of 8 (...)") names it in errors.
+PointChild start_point(const RunSpec& spec, const std::string& name);
+/// The result of a reaped child from what it wrote (`payload`) and its wait status; throws PointFailed.
+RunResult finish_point(pid_t pid, const std::string& payload, int status, const std::string& name);
+/// "point 3 of 8 (run.algorithm=iec, workload.bx=4)"; "the run" for a lone point without params.
+std::string point_name(const std::vector<RunSpec>& specs, std::size_t i);
 
 }  // namespace ciosim::app

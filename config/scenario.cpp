@@ -191,13 +191,22 @@ class Expander {
       std::map<std::string, Value> v;
       for (std::size_t i = 0; i < params_.size(); ++i)
         if (!axes[i].empty()) v[params_[i].key] = axes[i][idx[i]];
-      if (std::optional<RunSpec> r = build(v, point, total, s)) s.runs.push_back(std::move(*r));
+      try {
+        if (std::optional<RunSpec> r = build(v, point, total, s)) s.runs.push_back(std::move(*r));
+      } catch (const ConfigError& e) {  // every bad point is found, not only the first
+        if (total == 1) throw;
+        std::string msg = e.what(), where = where_;
+        if (msg.rfind(where, 0) == 0) msg = msg.substr(where.size());
+        if (where.size() >= 2) where.resize(where.size() - 2);  // without the ": "
+        s.skipped.push_back({where, msg});
+      }
       for (std::size_t i = params_.size(); i-- > 0;) {  // odometer: the last key varies fastest
         if (axes[i].empty()) continue;
         if (++idx[i] < axes[i].size()) break;
         idx[i] = 0;
       }
     }
+    if (!s.skipped.empty() && (!opt_.keep_going || s.runs.empty())) refuse_bad_points(s, total);
     for (const auto& p : params_) {
       Setting set{p.key, {}, false, Origin::Default};
       if (auto it = given_.find(p.key); it != given_.end()) {
@@ -276,6 +285,7 @@ class Expander {
   /// sweep point of a technique that ignores run.phases runs once, at the sweep's first value).
   std::optional<RunSpec> build(const std::map<std::string, Value>& v, std::int64_t point, std::int64_t total,
                                Scenario& s) {
+    where_.clear();
     const auto str = [&](const char* k) { return std::get<std::string>(v.at(k)); };
     const auto num = [&](const char* k) { return std::get<std::int64_t>(v.at(k)); };
     RunSpec r;
@@ -294,6 +304,7 @@ class Expander {
                                   ? "point " + std::to_string(point + 1) + " of " + std::to_string(total) +
                                         (label.empty() ? "" : " (" + label + ")") + ": "
                                   : "";
+    where_ = where;
     r.ranks = static_cast<int>(num("run.ranks"));
     r.phases = phases_unused ? 0 : static_cast<int>(num("run.phases"));
     r.iterations = static_cast<int>(num("run.iterations"));
@@ -423,6 +434,18 @@ class Expander {
          {w.tiles_x, w.tiles_y, w.tile_x, w.tile_y, w.overlap_x, w.overlap_y, w.header_bytes, w.element_size})
       k += std::to_string(x) + "|";
     return k;
+  /// One line naming every bad point (up to kMaxNamedBadPoints); a single one keeps its own message.
+  static void refuse_bad_points(const Scenario& s, std::int64_t total) {
+    const auto& bad = s.skipped;
+    if (bad.size() == 1 && !s.runs.empty()) throw ConfigError(bad[0].point + ": " + bad[0].reason);
+    std::string msg = std::to_string(bad.size()) + " of " + std::to_string(total) + " points cannot run";
+    msg += s.runs.empty() ? " (no point can)" : " (--keep-going skips them)";
+    for (std::size_t i = 0; i < bad.size() && i < kMaxNamedBadPoints; ++i)
+      msg += (i ? "; " : ": ") + bad[i].point + ": " + bad[i].reason;
+    if (bad.size() > kMaxNamedBadPoints)
+      msg += "; and " + std::to_string(bad.size() - kMaxNamedBadPoints) +
+             " more (ciosim run --dry-run --keep-going lists every one)";
+    throw ConfigError(msg);
   }
 
   void check_technique(const RunSpec& r, const std::string& where) {
@@ -464,6 +487,7 @@ class Expander {
   fs::path base_dir_;  ///< the scenario file's directory
   std::map<std::string, std::vector<Value>> resolved_;
   std::map<std::string, std::string> checked_;
+  std::string where_;  ///< the point being built, as named in its errors ("point 3 of 8 (...): ")
 };
 
 }  // namespace

@@ -48,6 +48,12 @@ struct Setting {
   Origin origin = Origin::Default;
 };
 
+/// A sweep point the validation pass found impossible (kept only with LoadOptions::keep_going).
+struct SkippedPoint {
+  std::string point;   ///< "point 3 of 8 (run.algorithm=iec, workload.bx=3)"
+  std::string reason;  ///< why it cannot run
+};
+
 struct Scenario {
   std::string name;
   std::string description;
@@ -55,14 +61,21 @@ struct Scenario {
   /// Each distinct run.platform value and the platform it designates (as loaded, before per-run
   /// overrides), in first-seen order.
   std::vector<std::pair<std::string, PlatformFile>> platforms;
-  std::vector<RunSpec> runs;  ///< one per sweep point, in sweep order
+  std::vector<RunSpec> runs;          ///< one per sweep point, in sweep order
+  std::vector<SkippedPoint> skipped;  ///< infeasible points left out (LoadOptions::keep_going)
 };
 
 struct LoadOptions {
   std::vector<std::string> sets;                 ///< "key=value", applied in order (last wins)
   std::vector<std::filesystem::path> data_dirs;  ///< searched for platforms/NAME.toml
   bool check_techniques = true;                  ///< build each distinct distribution and check() it
+  /// Points that cannot run are left out of `runs` and listed in `skipped` instead of refused. Either
+  /// way every bad point is found (the refusal names them all, up to kMaxNamedBadPoints).
+  bool keep_going = false;
 };
+
+/// How many bad points a refusal names before "and N more".
+inline constexpr std::size_t kMaxNamedBadPoints = 5;
 
 /// Reads, validates and expands a scenario file. Throws ConfigError.
 Scenario load_scenario(const std::filesystem::path& file, const LoadOptions& opt);
