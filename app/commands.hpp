@@ -44,6 +44,7 @@ struct RunOptions {
   bool resume = false;                    ///< skip the points already saved in --out
   bool keep_going = false;                ///< skip infeasible points (listed at the end) instead of refusing
   std::string shard;                      ///< "i/n": run points i, i+n, ... only; "" = all
+  std::string max_memory;                 ///< --max-memory: "" = the machine's physical memory
 };
 /// `ciosim run`: validate everything, simulate each point in a child process, print the table, write
 /// results.json, results.csv and the effective configuration into the output directory.

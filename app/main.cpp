@@ -68,6 +68,10 @@ int main(int argc, char** argv) {
   run->add_flag(
       "--keep-going", run_opt.keep_going,
       "Skip the points that cannot run (listed at the end and in results.json) instead of refusing");
+  run->add_option("--max-memory", run_opt.max_memory,
+                  "Refuse before simulating any point whose estimated memory, times -j, exceeds SIZE "
+                  "(e.g. 8GiB; default: this machine's memory)")
+      ->type_name("SIZE");
   run->add_option("--shard", run_opt.shard,
                   "Run only shard I of N: points I, I+N, I+2N, ... (I from 1 to N); join with ciosim merge")
       ->type_name("I/N");
@@ -189,6 +193,11 @@ int main(int argc, char** argv) {
     return fail(2, e.what());
   } catch (const std::invalid_argument& e) {
     return fail(2, e.what());
+  } catch (const app::OutOfMemory& e) {
+    return fail(2, e.what());
+  } catch (const std::bad_alloc&) {  // in this process (a dry run, a plan): the same verdict
+    return fail(2, "out of memory: this machine cannot hold what was asked; make the workload smaller "
+                   "(workload.nx, ranks, nodes)");
   } catch (const app::PointFailed& e) {
     return fail(1, e.what());
   } catch (const std::exception& e) {

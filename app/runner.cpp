@@ -56,6 +56,9 @@ std::string one_line(std::string s) {
   int status = 0;
   try {
     msg = {{"ok", true}, {"result", config::run_result_to_json(sim::simulate(spec))}};
+  } catch (const std::bad_alloc&) {
+    msg = {{"ok", false}, {"error", "out of memory"}, {"out_of_memory", true}};
+    status = 3;
   } catch (const std::exception& e) {
     msg = {{"ok", false}, {"error", one_line(e.what())}};
     status = 3;
@@ -114,6 +117,9 @@ RunResult finish_point(pid_t pid, const std::string& payload, int status, const 
     throw PointFailed(name + ": the simulation exited with status " + std::to_string(code) +
                       " without reporting a result");
   }
+  if (msg.value("out_of_memory", false))
+    throw OutOfMemory(name + ": out of memory: the simulation needed more than this machine could give; "
+                             "make the workload smaller (workload.nx, ranks, nodes) or lower -j");
   if (!msg.value("ok", false))
     throw PointFailed(name + ": " + msg.value("error", std::string("unknown error")));
   RunResult r;

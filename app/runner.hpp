@@ -20,6 +20,12 @@ class PointFailed : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+/// A point that ran out of memory (std::bad_alloc in the simulation): bad input for this machine, so
+/// `ciosim` exits 2 with one line naming the point and what to change, as for a refused estimate.
+class OutOfMemory : public PointFailed {
+ public:
+  using PointFailed::PointFailed;
+};
 
 /// Simulates one point in a child process. `label` names the point in error messages.
 RunResult run_point(const RunSpec& spec, const std::string& label);

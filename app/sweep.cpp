@@ -69,6 +69,7 @@ void run_sweep(const std::vector<RunSpec>& specs, SweepFolder& folder, const Swe
   defer_signals(wake[1]);
   std::vector<Running> running;
   std::optional<PointFailed> failure;
+  bool out_of_memory = false;  // the failure was an OutOfMemory (exit 2, not 1)
   const auto t0 = std::chrono::steady_clock::now();
   std::size_t next = 0, finished_now = 0;
   const auto progress_done = [&] {
@@ -127,7 +128,10 @@ void run_sweep(const std::vector<RunSpec>& specs, SweepFolder& folder, const Swe
           progress_done();
         } catch (const PointFailed& e) {
           // A child killed by the same Ctrl-C as its parent is a stop, not a failure.
-          if (pending_signal() == 0 && !failure) failure = e;
+          if (pending_signal() == 0 && !failure) {
+            failure = e;
+            out_of_memory = dynamic_cast<const OutOfMemory*>(&e) != nullptr;
+          }
         }
       }
     }
@@ -153,6 +157,7 @@ void run_sweep(const std::vector<RunSpec>& specs, SweepFolder& folder, const Swe
   ::close(wake[0]);
   ::close(wake[1]);
   if (const int s = pending_signal(); s != 0) die_of(s);
+  if (failure && out_of_memory) throw OutOfMemory(failure->what());
   if (failure) throw *failure;
 }
 

@@ -69,6 +69,17 @@ const std::vector<std::string>& technique_steps(const std::string& name) {
         "Rank 0 puts them in the array's order and writes the whole file with one contiguous request; no "
         "other "
         "rank touches the file."}},
+      {"view-based",
+       {"At set_view (once per open) every rank sends its view (displacement, element size, flattened "
+        "filetype) to every aggregator, which keeps all of them; nothing about the view travels again.",
+        "The file is cut into blocks of hints.vb_buffer_size bytes, owned round-robin by the aggregators: "
+        "a static mapping, no per-call file domains and no offset-length lists.",
+        "A write sends, for each block the rank's view touches, one message (its interval in view space and "
+        "the bytes) to the block's owner, which scatters it through the stored view into a cached buffer.",
+        "Each aggregator keeps up to hints.vb_pool_size bytes of buffers (LRU): a dirty buffer is written "
+        "when it is evicted, at sync and at close (write-on-close), so the file-system time appears there.",
+        "A read is served from the cache on a hit; a miss reads the block's bytes from the file first.",
+        "See it: a sequence with several writes (run.sequence) shows the writes cheap and the close dear."}},
   };
   static const std::vector<std::string> none;
   const auto it = steps.find(name);

@@ -434,6 +434,8 @@ class Expander {
          {w.tiles_x, w.tiles_y, w.tile_x, w.tile_y, w.overlap_x, w.overlap_y, w.header_bytes, w.element_size})
       k += std::to_string(x) + "|";
     return k;
+  }
+
   /// One line naming every bad point (up to kMaxNamedBadPoints); a single one keeps its own message.
   static void refuse_bad_points(const Scenario& s, std::int64_t total) {
     const auto& bad = s.skipped;

@@ -50,6 +50,9 @@ void rank_main(World& w, const std::function<void(Process&)>& body, const sg4::B
     body(p);
     p.phase("close");
     p.file_close();
+  } catch (const std::bad_alloc&) {
+    w.out_of_memory = true;
+    w.errors.push_back("rank " + std::to_string(r) + ": out of memory");
   } catch (const std::exception& e) {
     w.errors.push_back("rank " + std::to_string(r) + ": " + e.what());
   }
@@ -159,6 +162,7 @@ RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& bod
                                                w.rank_hosts[static_cast<std::size_t>(r)],
                                                [&w, &body, start, r] { rank_main(w, body, start, r); }));
   engine.run();
+  if (w.out_of_memory) throw std::bad_alloc();  // the caller names the point and what to change
   if (!w.errors.empty()) throw std::runtime_error(w.errors.front());
   check_finished(w);
 

@@ -39,6 +39,7 @@ struct World {
   std::vector<int> rank_actor, rank_cpu, link_out, link_in;
   int finished = 0;                 ///< ranks whose actor ran to its end
   std::vector<std::string> errors;  ///< exceptions caught inside actors, reported after run()
+  bool out_of_memory = false;       ///< an actor's allocation failed (rethrown as std::bad_alloc after run())
 };
 
 }  // namespace ciosim::sim

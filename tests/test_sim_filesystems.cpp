@@ -278,3 +278,25 @@ TEST_CASE("platform files: a bad [filesystem] is one line naming the choices", "
   CHECK(commit.find("nfs.commit must be one of: sync, async") != std::string::npos);
   for (const std::string& e : {unknown, no_table, partial, commit}) CHECK(e.find('\n') == std::string::npos);
 }
+
+TEST_CASE("a simulation whose ranks wait for a message never sent is an error, never a result", "[sim][safety]") {
+  // Rank 0 waits for a message rank 1 never sends: SimGrid finds no activity that can complete. The run
+  // must throw naming the unfinished ranks and the phase they were in, not return a result.
+  RunSpec s = spec_on("pvfs", 2, 2);
+  std::string what;
+  try {
+    sim::run_with(s, [](Process& p) {
+      p.phase("wait");
+      if (p.rank() == 0) {
+        std::vector<std::byte> buf(8);
+        p.recv(1, 7, buf);
+      }
+    });
+  } catch (const std::runtime_error& e) {
+    what = e.what();
+  }
+  INFO(what);
+  CHECK(what.find("1 of 2 ranks unfinished") != std::string::npos);
+  CHECK(what.find("rank 0 was in phase wait") != std::string::npos);
+  CHECK(what.find("deadlock") != std::string::npos);
+}
