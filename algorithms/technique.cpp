@@ -227,7 +227,8 @@ void fill_entry(std::int64_t i, std::span<std::byte> out) {
   for (std::size_t k = 0; k < out.size(); ++k) out[k] = static_cast<std::byte>((v >> (8 * (k % 8))) & 0xFF);
 }
 
-std::vector<std::byte> make_local_data(const Distribution& d, int rank, std::int64_t element_size) {
+std::vector<std::byte> make_local_data(const Distribution& d, int rank, std::int64_t element_size,
+                                       std::int64_t base) {
   if (rank < 0 || rank >= d.nprocs())
     throw std::invalid_argument("make_local_data: rank must be in [0, Np) (rank=" + std::to_string(rank) +
                                 ", Np=" + std::to_string(d.nprocs()) + ")");
@@ -241,18 +242,19 @@ std::vector<std::byte> make_local_data(const Distribution& d, int rank, std::int
   for (std::int64_t j = 0; j < dt.count; ++j)
     for (const Tuple& t : dt.tuples)
       for (std::int64_t i = 0; i < t.length; ++i, ++k)
-        fill_entry(t.offset + j * dt.stride + i, std::span<std::byte>(out).subspan(k * es, es));
+        fill_entry(base + t.offset + j * dt.stride + i, std::span<std::byte>(out).subspan(k * es, es));
   return out;
 }
 
-std::vector<std::byte> expected_file(const Distribution& d, FileLayout layout, std::int64_t element_size) {
+std::vector<std::byte> expected_file(const Distribution& d, FileLayout layout, std::int64_t element_size,
+                                     std::int64_t base) {
   if (element_size <= 0)
     throw std::invalid_argument("expected_file: element size must be positive (got " +
                                 std::to_string(element_size) + ")");
   if (layout == FileLayout::RankMajor) {
     std::vector<std::byte> out;
     for (int r = 0; r < d.nprocs(); ++r) {
-      std::vector<std::byte> part = make_local_data(d, r, element_size);
+      std::vector<std::byte> part = make_local_data(d, r, element_size, base);
       out.insert(out.end(), part.begin(), part.end());
     }
     return out;
@@ -260,7 +262,7 @@ std::vector<std::byte> expected_file(const Distribution& d, FileLayout layout, s
   const auto es = static_cast<std::size_t>(element_size);
   std::vector<std::byte> out(static_cast<std::size_t>(d.nx) * es);
   for (std::int64_t i = 0; i < d.nx; ++i)
-    fill_entry(i, std::span<std::byte>(out).subspan(static_cast<std::size_t>(i) * es, es));
+    fill_entry(base + i, std::span<std::byte>(out).subspan(static_cast<std::size_t>(i) * es, es));
   return out;
 }
 

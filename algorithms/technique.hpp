@@ -84,9 +84,12 @@ void check_input(const Process& p, const TechniqueInput& in, std::size_t buffer_
 /// The value stored in entry i of x: its index, as little-endian bytes, repeated/truncated to
 /// element_size bytes. Distinct for every i < 2^32 when element_size >= 4.
 void fill_entry(std::int64_t i, std::span<std::byte> out);
-/// The rank's local data for a distribution (element k = x[phy2log(per_rank[rank], k)]).
-std::vector<std::byte> make_local_data(const Distribution& d, int rank, std::int64_t element_size);
+/// The rank's local data for a distribution (element k = x[phy2log(per_rank[rank], k)]). With `base`, entry i
+/// carries the value of entry base + i (an operation sequence's later steps: algorithms/sequence.hpp).
+std::vector<std::byte> make_local_data(const Distribution& d, int rank, std::int64_t element_size,
+                                       std::int64_t base = 0);
 /// The file a technique with `layout` must produce.
-std::vector<std::byte> expected_file(const Distribution& d, FileLayout layout, std::int64_t element_size);
+std::vector<std::byte> expected_file(const Distribution& d, FileLayout layout, std::int64_t element_size,
+                                     std::int64_t base = 0);
 
 }  // namespace ciosim

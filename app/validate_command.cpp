@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "algorithms/common/trace.hpp"
+#include "algorithms/sequence.hpp"
 #include "algorithms/technique.hpp"
 #include "app/cleanup.hpp"
 #include "app/commands.hpp"
@@ -299,14 +300,27 @@ int validate_command(const ValidateOptions& opt) {
     p.algorithm = spec.algorithm;
     p.label = config::point_label(spec);
     const Distribution dist = make_distribution(spec.workload, spec.ranks);
-    const std::vector<std::byte> expected =
-        expected_file(dist, technique(spec.algorithm).layout, spec.workload.element_size);
-    const std::string want(reinterpret_cast<const char*>(expected.data()), expected.size());
-    p.expected_bytes = static_cast<std::int64_t>(expected.size());
+    const FileLayout layout = technique(spec.algorithm).layout;
     const std::string sim_file = slurp(ws / ("sim-" + id + ".dat"));
     const std::string mpi_file = slurp(ws / "mpi-files" / (id + ".dat"));
-    p.sim_file_ok = sim_file == want;
-    p.mpi_file_ok = mpi_file == want;
+    if (spec.sequence.empty()) {
+      const std::vector<std::byte> expected = expected_file(dist, layout, spec.workload.element_size);
+      const std::string want(reinterpret_cast<const char*>(expected.data()), expected.size());
+      p.expected_bytes = static_cast<std::int64_t>(expected.size());
+      p.sim_file_ok = sim_file == want;
+      p.mpi_file_ok = mpi_file == want;
+    } else {
+      // An operation sequence's file, checked step by step as the runs check it (algorithms/sequence.hpp).
+      const std::vector<Op> ops = parse_sequence(spec.sequence);
+      const auto matches = [&](const std::string& f) {
+        return check_sequence_file(std::as_bytes(std::span<const char>(f.data(), f.size())), dist, layout,
+                                   spec.workload.element_size, ops)
+            .empty();
+      };
+      p.expected_bytes = static_cast<std::int64_t>(sim_file.size());
+      p.sim_file_ok = matches(sim_file);
+      p.mpi_file_ok = matches(mpi_file);
+    }
     p.files_identical = sim_file == mpi_file;
     p.sim_verified = sims[i].file_verified;
     p.mpi_verified = real.results[i].file_verified;

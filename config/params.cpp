@@ -128,6 +128,10 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
       ranged(make("run.iterations", T::Int, "writes", Value{std::int64_t{1}},
                   "times the collective write is repeated (the inspector runs once); at most a million"),
              1, 1000000),
+      make("run.sequence", T::String, "", Value{std::string("")},
+           "operations on the open file, e.g. \"open (compute:workload write next)*40 close\": open, close, "
+           "write, read, sync, next (one step further), view:BYTES, compute:SECONDS|workload, ( ... )*N; "
+           "\"\" = open, run.iterations writes (or one read, run.access), close (docs/results.md)"),
       with_choices(
           make("run.access", T::Enum, "", Value{std::string("write")},
                "write: time the technique's write; read: the file is laid out beforehand (not timed) "
@@ -366,7 +370,9 @@ void check_value(const Param& p, const Value& v) {
                       (p.choices.empty() ? std::string("(none found)") : join(p.choices)) +
                       "; or give a path to a .toml file");
   }
-  if (s->empty()) throw ConfigError(p.key + " must not be empty");
+  // Empty is refused, unless empty is the key's own default ("" meaning "not given", e.g. run.sequence).
+  const auto* def = p.default_value ? std::get_if<std::string>(&*p.default_value) : nullptr;
+  if (s->empty() && !(def && def->empty())) throw ConfigError(p.key + " must not be empty");
 }
 
 std::string join(const std::vector<std::string>& items, std::string_view sep) {

@@ -122,6 +122,15 @@ std::string results_json(const std::string& scenario, const std::vector<RunResul
     run["bytes"] = ojson{{"network", r.bytes_network}, {"file", r.bytes_file}};
     run["file_verified"] = r.file_verified;
     if (!r.bottleneck.empty()) run["bottleneck"] = r.bottleneck;
+    if (!r.operations.empty()) {
+      ojson totals = ojson::object();
+      for (const auto& [name, t] : operation_totals(r)) totals[name] = t;
+      run["operation_totals_s"] = std::move(totals);
+      run["operations"] = ojson::array();
+      for (const auto& o : r.operations)
+        run["operations"].push_back(
+            ojson{{"name", o.name}, {"time_s", o.time_s}, {"start_s", o.start_s}, {"end_s", o.end_s}});
+    }
     j["runs"].push_back(std::move(run));
   }
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
@@ -147,6 +156,10 @@ std::vector<RunResult> parse_results_json(const std::string& text, const std::st
       r.bytes_file = run.at("bytes").at("file").get<std::int64_t>();
       r.file_verified = run.at("file_verified").get<bool>();
       r.bottleneck = run.value("bottleneck", std::string());
+      if (run.contains("operations"))
+        for (const auto& o : run.at("operations"))
+          r.operations.push_back({o.at("name").get<std::string>(), o.at("time_s").get<double>(),
+                                  o.at("start_s").get<double>(), o.at("end_s").get<double>()});
       out.push_back(std::move(r));
     }
     return out;
@@ -163,6 +176,8 @@ std::string results_csv(const std::vector<RunResult>& runs, Clock clock) {
   header.insert(header.end(), keys.begin(), keys.end());
   for (const char* h : {"ranks", "network_mpi", "network_io", time_key(clock)}) header.emplace_back(h);
   for (const auto& p : phases) header.push_back("phase_" + p + "_s");
+  const auto ops = operation_kinds(runs);
+  for (const auto& o : ops) header.push_back("op_" + o + "_s");
   for (const char* h : {"bytes_network", "bytes_file", "file_verified", "bottleneck"}) header.emplace_back(h);
   std::ostringstream out;
   const auto row = [&](const std::vector<std::string>& cells) {
@@ -184,6 +199,11 @@ std::string results_csv(const std::vector<RunResult>& runs, Clock clock) {
     for (const auto& p : phases) {
       const PhaseTime* t = phase_of(r, p);
       cells.push_back(t ? format_double(t->time_s) : "");
+    }
+    const auto totals = operation_totals(r);
+    for (const auto& o : ops) {
+      const auto it = std::find_if(totals.begin(), totals.end(), [&](const auto& t) { return t.first == o; });
+      cells.push_back(it == totals.end() ? "" : format_double(it->second));
     }
     cells.push_back(std::to_string(r.bytes_network));
     cells.push_back(std::to_string(r.bytes_file));
@@ -240,12 +260,51 @@ std::string results_table(const std::vector<RunResult>& runs) {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";
   }
+  if (std::any_of(runs.begin(), runs.end(), [](const RunResult& r) { return !r.operations.empty(); })) {
+    out << "\noperations (each kind's total, the sum over its calls of the slowest rank's time; "
+           "docs/results.md):\n";
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (runs[i].operations.empty()) continue;
+      out << "  " << i + 1 << ":";
+      for (const auto& [name, t] : operation_totals(runs[i])) {
+        const auto n = std::count_if(runs[i].operations.begin(), runs[i].operations.end(),
+                                     [&](const OperationTime& o) { return operation_kind(o.name) == name; });
+        out << " " << name << (n > 1 ? " x" + std::to_string(n) : "") << " " << fixed(t) << ";";
+      }
+      out << "\n";
+    }
+  }
   if (std::any_of(runs.begin(), runs.end(), [](const RunResult& r) { return !r.bottleneck.empty(); })) {
     out << "\nwhere the time goes (each run's longest phase; docs/results.md):\n";
     for (std::size_t i = 0; i < runs.size(); ++i)
       if (!runs[i].bottleneck.empty()) out << "  " << i + 1 << ": " << runs[i].bottleneck << "\n";
   }
   return out.str();
+}
+
+std::string operation_kind(const std::string& name) {
+  return name.substr(0, name.find(':'));
+}
+
+std::vector<std::pair<std::string, double>> operation_totals(const RunResult& r) {
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto& o : r.operations) {
+    const std::string kind = operation_kind(o.name);
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& t) { return t.first == kind; });
+    if (it == out.end())
+      out.emplace_back(kind, o.time_s);
+    else
+      it->second += o.time_s;
+  }
+  return out;
+}
+
+std::vector<std::string> operation_kinds(const std::vector<RunResult>& runs) {
+  std::vector<std::string> out;
+  for (const auto& r : runs)
+    for (const auto& [name, t] : operation_totals(r))
+      if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  return out;
 }
 
 nlohmann::json run_result_to_json(const RunResult& r) {
@@ -265,6 +324,8 @@ nlohmann::json run_result_to_json(const RunResult& r) {
   j["bytes_file"] = r.bytes_file;
   j["file_verified"] = r.file_verified;
   j["bottleneck"] = r.bottleneck;
+  j["operations"] = nlohmann::json::array();
+  for (const auto& o : r.operations) j["operations"].push_back({o.name, o.time_s, o.start_s, o.end_s});
   return j;
 }
 
@@ -284,6 +345,10 @@ RunResult run_result_from_json(const nlohmann::json& j) {
     r.bytes_file = j.at("bytes_file").get<std::int64_t>();
     r.file_verified = j.at("file_verified").get<bool>();
     r.bottleneck = j.value("bottleneck", std::string());
+    if (j.contains("operations"))
+      for (const auto& o : j.at("operations"))
+        r.operations.push_back({o.at(0).get<std::string>(), o.at(1).get<double>(), o.at(2).get<double>(),
+                                o.at(3).get<double>()});
     return r;
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("malformed run result: ") + e.what());

@@ -41,6 +41,14 @@ std::string results_csv(const std::vector<RunResult>& runs, Clock clock = Clock:
 /// phase time, in seconds with 6 decimals.
 std::string results_table(const std::vector<RunResult>& runs);
 
+/// An operation's kind, as its totals group it: its name up to a ':' ("view:4096" -> "view").
+std::string operation_kind(const std::string& name);
+/// Per kind of operation, in order of first appearance, the sum of its operations' times (each the
+/// slowest rank's): e.g. BT-IO's total write time. Empty without run.sequence.
+std::vector<std::pair<std::string, double>> operation_totals(const RunResult& r);
+/// The kinds of operation any run has, in order of first appearance (results.csv's op_KIND_s columns).
+std::vector<std::string> operation_kinds(const std::vector<RunResult>& runs);
+
 /// Lossless JSON form of a RunResult (doubles round-trip exactly; params keep their order).
 nlohmann::json run_result_to_json(const RunResult& r);
 /// Inverse of run_result_to_json; throws std::runtime_error (one line) on malformed input.

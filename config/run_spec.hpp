@@ -74,6 +74,11 @@ struct RunSpec {
   std::string network_mpi;  ///< profile name (already defaulted from the platform)
   std::string network_io;
   int iterations = 1;
+  /// run.sequence: the operations on the open file (algorithms/sequence.hpp); "" = open, the technique's
+  /// write (run.iterations times) or read (run.access), close.
+  std::string sequence;
+  /// compute:workload's seconds (config::workload_compute_s); < 0 when the workload defines none.
+  double workload_compute_s = -1;
   int phases = 0;           ///< run.phases: communication phases of multiple-phase (0 = all)
   IoHints hints;            ///< MPI-IO hints passed to the technique (hints.* parameters)
   std::string export_file;  ///< if not empty, the simulated file is written here
@@ -113,6 +118,14 @@ struct PhaseTime {
   std::vector<ResourceUse> resources{};     ///< per resource kind used in the window
 };
 
+/// One operation of an operation sequence (run.sequence; algorithms/sequence.hpp).
+struct OperationTime {
+  std::string name;    ///< "open", "write", "compute", "view:0", ...
+  double time_s = 0;   ///< max over ranks of the time from its start to the next operation's
+  double start_s = 0;  ///< earliest start on any rank
+  double end_s = 0;    ///< latest end on any rank
+};
+
 struct RunResult {
   std::string algorithm;
   std::vector<std::pair<std::string, std::string>> params;
@@ -121,6 +134,7 @@ struct RunResult {
   std::string network_io;
   double sim_time_s = 0;  ///< simulated time from the common start to the last rank's end
   std::vector<PhaseTime> phases;
+  std::vector<OperationTime> operations;      ///< with run.sequence: each operation in order; else empty
   std::map<std::string, std::int64_t> calls;  ///< summed over ranks
   std::int64_t bytes_network = 0;
   std::int64_t bytes_file = 0;

@@ -51,6 +51,31 @@ std::vector<PhaseTime> phase_times(const std::vector<RankRecord>& records) {
   return out;
 }
 
+std::vector<OperationTime> operation_times(const std::vector<RankRecord>& records) {
+  std::vector<OperationTime> out;
+  if (records.empty()) return out;
+  const std::size_t n = records.front().ops.size();
+  for (const auto& rec : records)
+    if (rec.ops.size() != n)
+      throw std::invalid_argument("the ranks ran different numbers of operations (" + std::to_string(n) +
+                                  " and " + std::to_string(rec.ops.size()) + ")");
+  for (std::size_t i = 0; i < n; ++i) {
+    OperationTime o;
+    o.name = records.front().ops[i].first;
+    o.start_s = records.front().ops[i].second;
+    o.end_s = o.start_s;
+    for (const auto& rec : records) {
+      const double from = rec.ops[i].second;
+      const double until = i + 1 < n ? rec.ops[i + 1].second : rec.end;
+      o.time_s = std::max(o.time_s, until - from);
+      o.start_s = std::min(o.start_s, from);
+      o.end_s = std::max(o.end_s, until);
+    }
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
 void summarize(const std::vector<RankRecord>& records, RunResult& res) {
   if (records.empty()) throw std::invalid_argument("summarize: a run has at least one rank");
   double t0 = records.front().start;
@@ -61,6 +86,7 @@ void summarize(const std::vector<RankRecord>& records, RunResult& res) {
   }
   res.sim_time_s = t1 - t0;
   res.phases = phase_times(records);
+  res.operations = operation_times(records);
   res.calls.clear();
   for (int c = 0; c < kCallKinds; ++c) {
     std::int64_t total = 0;

@@ -27,6 +27,9 @@ struct RankRecord {
   double start = 0;                                   ///< clock after the common start
   double end = 0;                                     ///< clock when the rank finished
   std::vector<std::pair<std::string, double>> marks;  ///< phase name, clock at its start
+  /// Operation sequences (algorithms/sequence.hpp): each operation's name and the clock at its start; an
+  /// operation lasts until the next one starts, the last until the rank's end. Empty without a sequence.
+  std::vector<std::pair<std::string, double>> ops;
   std::vector<UseTimes> use;  ///< per mark: seconds spent in each Use (empty: not recorded, e.g. MPI runs)
   Counters counters;
   std::vector<TraceEvent> trace;  ///< empty unless the run records a trace
@@ -38,8 +41,12 @@ struct RankRecord {
 /// has its `use`, each rank's CPU, network and file-system seconds in it.
 std::vector<PhaseTime> phase_times(const std::vector<RankRecord>& records);
 
+/// Per operation of a sequence, in order: the maximum over ranks of its time, and its window. Every rank
+/// runs the same operations; throws std::invalid_argument when their counts differ.
+std::vector<OperationTime> operation_times(const std::vector<RankRecord>& records);
+
 /// Fills res.sim_time_s (latest end minus earliest start), res.phases, res.calls (summed over ranks, every
-/// kind), res.bytes_network (bytes sent) and res.bytes_file (bytes written).
+/// kind), res.bytes_network (bytes sent), res.bytes_file (bytes written) and res.operations.
 void summarize(const std::vector<RankRecord>& records, RunResult& res);
 
 }  // namespace ciosim::config

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "algorithms/sequence.hpp"
 #include "algorithms/technique.hpp"
 #include "config/profile_values.hpp"
 #include "config/workload.hpp"
@@ -376,6 +377,8 @@ class Expander {
     r.workload.overlap_y = num("workload.overlap_y");
     r.workload.header_bytes = num("workload.header_bytes");
     r.access = str("run.access") == "read" ? Access::Read : Access::Write;
+    r.sequence = str("run.sequence");
+    check_sequence_key(r, where);
     r.hints.cb_buffer_size = num("hints.cb_buffer_size");
     r.hints.cb_nodes = static_cast<int>(num("hints.cb_nodes"));
     r.hints.cb_config_list = str("hints.cb_config_list");
@@ -426,6 +429,33 @@ class Expander {
       if (const std::string why = check(r.phases, r.ranks); !why.empty()) throw ConfigError(where + why);
     if (opt_.check_techniques) check_technique(r, where);
     return r;
+  }
+
+  /// run.sequence: parsed and checked here (before anything runs), exclusive with the keys it generalises;
+  /// compute:workload resolved from the workload.
+  static void check_sequence_key(RunSpec& r, const std::string& where) {
+    if (r.sequence.empty()) return;
+    if (r.iterations != 1)
+      throw ConfigError(where + "run.iterations = " + std::to_string(r.iterations) +
+                        " and run.sequence both given: repeat the writes in the sequence, e.g. (write)*" +
+                        std::to_string(r.iterations));
+    if (r.access == Access::Read)
+      throw ConfigError(where +
+                        "run.access = \"read\" and run.sequence both given: put the reads in the "
+                        "sequence (e.g. \"open read close\")");
+    try {
+      if (r.workload.kind == "btio") r.workload_compute_s = btio_compute_s(r.workload, r.ranks);
+      std::vector<Op> ops = parse_sequence(r.sequence);
+      check_sequence(ops, r.workload.element_size);
+      resolve_compute(ops, r.workload_compute_s, r.workload.kind);
+      const TechniqueInfo& t = technique(r.algorithm);
+      for (const Op& op : ops)
+        if (op.kind == OpKind::Read && !t.read && !t.session)
+          throw std::invalid_argument("technique " + r.algorithm +
+                                      " has no read path, and run.sequence reads");
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(where + e.what());
+    }
   }
 
   static std::string tile_key(const WorkloadSpec& w) {

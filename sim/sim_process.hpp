@@ -63,6 +63,7 @@ class SimProcess final : public Process {
   void do_read_list(std::span<const Extent> regions, std::span<std::byte> data) override;
   void do_file_sync() override;
   void do_phase(const std::string& name) override;
+  void do_operation(const std::string& name) override;
 
  private:
   struct Pending {

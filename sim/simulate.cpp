@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "algorithms/common/trace.hpp"
+#include "algorithms/sequence.hpp"
 #include "algorithms/technique.hpp"
 #include "config/time_use.hpp"
 #include "config/timeline.hpp"
@@ -45,11 +46,15 @@ void rank_main(World& w, const std::function<void(Process&)>& body, const sg4::B
   try {
     start->wait();  // common start, at no simulated cost and not counted as an MPI call
     rec.start = sg4::Engine::get_clock();
-    p.phase("open");
-    p.file_open(kFileName);
-    body(p);
-    p.phase("close");
-    p.file_close();
+    if (w.spec->sequence.empty()) {
+      p.phase("open");
+      p.file_open(kFileName);
+      body(p);
+      p.phase("close");
+      p.file_close();
+    } else {
+      body(p);  // an operation sequence opens and closes the file itself
+    }
   } catch (const std::bad_alloc&) {
     w.out_of_memory = true;
     w.errors.push_back("rank " + std::to_string(r) + ": out of memory");
@@ -182,6 +187,40 @@ RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& bod
   return res;
 }
 
+namespace {
+
+/// A point with run.sequence: every rank runs the sequence (algorithms/sequence.hpp); the steps read before
+/// they are written are laid out first (untimed); the file is checked step by step, and every read's bytes.
+RunResult simulate_sequence(const RunSpec& spec, const Distribution& dist, const TechniqueInfo& tech,
+                            const TechniqueInput& in) {
+  std::vector<Op> ops = parse_sequence(spec.sequence);
+  check_sequence(ops, in.element_size);
+  resolve_compute(ops, spec.workload_compute_s, spec.workload.kind);
+  for (const Op& op : ops)
+    if (op.kind == OpKind::Read && !tech.read && !tech.session)
+      throw std::invalid_argument("technique " + tech.name + " has no read path, and run.sequence reads");
+  std::vector<std::byte> initial;
+  for (const auto& [pos, bytes] : sequence_initial_steps(dist, tech.layout, in.element_size, ops)) {
+    if (initial.size() < static_cast<std::size_t>(pos) + bytes.size())
+      initial.resize(static_cast<std::size_t>(pos) + bytes.size());
+    std::copy(bytes.begin(), bytes.end(), initial.begin() + pos);
+  }
+  std::vector<char> read_ok(static_cast<std::size_t>(spec.ranks), 0);
+  std::string file_check;
+  RunResult res = run_with(
+      spec, [&](Process& p) { read_ok[static_cast<std::size_t>(p.rank())] = run_sequence(p, tech, in, ops); },
+      [&](const filesystem::FileStore& file) {
+        file_check = check_sequence_file(file.bytes(), dist, tech.layout, in.element_size, ops);
+        if (!spec.export_file.empty()) file.export_to(spec.export_file);
+      },
+      initial.empty() ? nullptr : &initial);
+  res.file_verified =
+      file_check.empty() && std::all_of(read_ok.begin(), read_ok.end(), [](char ok) { return ok != 0; });
+  return res;
+}
+
+}  // namespace
+
 RunResult simulate(const RunSpec& spec) {
   // Validate everything before the engine starts, so a bad point fails with one clear line.
   const Distribution dist = make_distribution(spec.workload, spec.ranks);
@@ -193,6 +232,7 @@ RunResult simulate(const RunSpec& spec) {
   const TechniqueInput in{&dist,      spec.workload.element_size, kFileName, spec.iterations, spec.hints,
                           spec.phases};
   check_hints(in.hints);
+  if (!spec.sequence.empty()) return simulate_sequence(spec, dist, tech, in);
   bool verified = false;
   if (spec.access == Access::Read) {
     if (!tech.read) throw std::invalid_argument("technique " + tech.name + " has no read path");

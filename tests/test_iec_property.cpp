@@ -93,6 +93,7 @@ class FakeProcess : public Process {
   void do_read_list(std::span<const Extent>, std::span<std::byte>) override { unsupported(); }
   void do_file_sync() override {}
   void do_phase(const std::string& name) override { phases.push_back(name); }
+  void do_operation(const std::string&) override {}
 
  private:
   struct Pending {

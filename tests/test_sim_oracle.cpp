@@ -109,6 +109,21 @@ std::set<std::string> oracle(const WorkloadSpec& w, int ranks, int nodes) {
       CHECK(wr.file == logical);
       ++logical_writers;
     }
+    // The same technique through an operation sequence: two steps written (the second one step further),
+    // synced, closed, reopened and read back (a technique without a read path: written only). Every step
+    // must land where the sequence puts it, with the values of its step.
+    RunSpec seq = s;
+    seq.sequence = t.read || t.session ? "open write next write sync close open read next read close"
+                                       : "open write next write close";
+    const test::Forked sq = test::simulate_forked(seq);
+    INFO("sequence: " << sq.error);
+    REQUIRE(sq.ok);
+    CHECK(sq.verified);
+    std::vector<std::byte> two = expected_file(d, t.layout, w.element_size);
+    const std::vector<std::byte> second =
+        expected_file(d, t.layout, w.element_size, static_cast<std::int64_t>(two.size()) / w.element_size);
+    two.insert(two.end(), second.begin(), second.end());
+    CHECK(sq.file == two);
     if (!t.read) continue;
     s.access = Access::Read;
     const test::Forked rd = test::simulate_forked(s);

@@ -315,6 +315,19 @@ void MpiProcess::do_file_sync() {
   if (self_ != MPI_FILE_NULL) check(MPI_File_sync(self_), "MPI_File_sync (per-rank handle)");
 }
 
+void MpiProcess::do_compute(const Work& w) {
+  // A technique's own CPU work takes the real time it takes; an application's computation (Work::seconds,
+  // an operation sequence's compute) is spent busy on this core, as the application would.
+  if (w.seconds <= 0) return;
+  const double until = MPI_Wtime() + w.seconds;
+  while (MPI_Wtime() < until) {
+  }
+}
+
+void MpiProcess::do_operation(const std::string& name) {
+  ops_.emplace_back(name, MPI_Wtime());
+}
+
 void MpiProcess::do_phase(const std::string& name) {
   marks_.emplace_back(name, MPI_Wtime());
 }

@@ -7,7 +7,8 @@
 //  - collectives: the MPI calls themselves (MPI_Barrier, MPI_Bcast, MPI_Gather(v), MPI_Allgather,
 //    MPI_Alltoall; allreduce_max is MPI_Allreduce(MPI_INT64_T, MPI_MAX) in place), whatever algorithms the
 //    library selects;
-//  - compute(): nothing (real time passes anyway);
+//  - compute(): nothing for a technique's own work (real time passes anyway); an application's
+//    computation (Work::seconds) spins on the core for that long;
 //  - the file: MPI_File_open(communicator, DIR/name, CREATE|RDWR) collectively; write_at/read_at are the
 //    independent MPI_File_write_at/read_at (split into 1 GiB pieces beyond int counts);
 //  - write_list/read_list: one independent MPI-IO call through the library's noncontiguous path: the
@@ -63,6 +64,7 @@ class MpiProcess final : public Process {
   std::string processor_name() const;
   /// Phase name and MPI_Wtime() at its start, in call order.
   const std::vector<std::pair<std::string, double>>& marks() const { return marks_; }
+  const std::vector<std::pair<std::string, double>>& ops() const { return ops_; }
 
  protected:
   void do_send(int dst, int tag, std::span<const std::byte> buf) override;
@@ -79,7 +81,7 @@ class MpiProcess final : public Process {
   void do_allgather(std::span<const std::byte> send, std::span<std::byte> recv) override;
   void do_alltoall(std::span<const std::byte> send, std::span<std::byte> recv) override;
   void do_allreduce_max(std::span<std::int64_t> values) override;
-  void do_compute(const Work&) override {}
+  void do_compute(const Work& w) override;
   void do_file_open(const std::string& name) override;
   void do_file_close() override;
   void do_write_at(Offset offset, std::span<const std::byte> data) override;
@@ -88,6 +90,7 @@ class MpiProcess final : public Process {
   void do_read_list(std::span<const Extent> regions, std::span<std::byte> data) override;
   void do_file_sync() override;
   void do_phase(const std::string& name) override;
+  void do_operation(const std::string& name) override;
 
  private:
   struct Pending {
@@ -110,6 +113,7 @@ class MpiProcess final : public Process {
   std::map<std::int64_t, Pending> pending_;
   std::int64_t next_id_ = 0;
   std::vector<std::pair<std::string, double>> marks_;
+  std::vector<std::pair<std::string, double>> ops_;
 };
 
 }  // namespace ciosim::mpi

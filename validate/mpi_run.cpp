@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "algorithms/sequence.hpp"
 #include "algorithms/technique.hpp"
 #include "config/workload.hpp"
 #include "validate/mpi_process.hpp"
@@ -37,6 +38,7 @@ nlohmann::json record_json(const RankRecord& r) {
   j["start"] = r.start;
   j["end"] = r.end;
   j["marks"] = r.marks;
+  j["ops"] = r.ops;
   j["calls"] = r.counters.calls;
   j["sent"] = r.counters.bytes_sent;
   j["written"] = r.counters.bytes_written;
@@ -52,6 +54,7 @@ RankRecord record_from_json(const nlohmann::json& j) {
   r.start = j.at("start").get<double>();
   r.end = j.at("end").get<double>();
   r.marks = j.at("marks").get<std::vector<std::pair<std::string, double>>>();
+  r.ops = j.at("ops").get<std::vector<std::pair<std::string, double>>>();
   r.counters.calls = j.at("calls").get<decltype(r.counters.calls)>();
   r.counters.bytes_sent = j.at("sent").get<std::int64_t>();
   r.counters.bytes_written = j.at("written").get<std::int64_t>();
@@ -66,6 +69,7 @@ RankRecord record_from_json(const nlohmann::json& j) {
 /// Times relative to the rank's own start (clocks of different hosts need not agree).
 RankRecord relative(RankRecord r) {
   for (auto& m : r.marks) m.second -= r.start;
+  for (auto& m : r.ops) m.second -= r.start;
   r.end -= r.start;
   r.start = 0;
   return r;
@@ -121,7 +125,19 @@ PointRun conclude(MPI_Comm comm, const RunSpec& spec, const Setup& s, const Rank
   res.network_mpi = "real";
   res.network_io = "real";
   config::summarize(all, res);
-  res.file_verified = file_equals(s.file, expected_file(s.dist, layout, spec.workload.element_size));
+  if (spec.sequence.empty()) {
+    res.file_verified = file_equals(s.file, expected_file(s.dist, layout, spec.workload.element_size));
+  } else {
+    // As the simulator checks a sequence's file: step by step (algorithms/sequence.hpp).
+    std::ifstream in(s.file, std::ios::binary);
+    std::vector<char> got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    res.file_verified = in.good() || in.eof();
+    std::vector<Op> ops = parse_sequence(spec.sequence);
+    res.file_verified =
+        res.file_verified && check_sequence_file(std::as_bytes(std::span<const char>(got)), s.dist, layout,
+                                                 spec.workload.element_size, ops)
+                                 .empty();
+  }
   if (opt.trace)
     for (auto& r : all) out.trace.push_back(std::move(r.trace));
   if (!opt.export_file.empty()) fs::copy_file(s.file, opt.export_file, fs::copy_options::overwrite_existing);
@@ -227,6 +243,53 @@ std::vector<RankRecord> gather_records(MPI_Comm comm, const RankRecord& mine) {
   return out;
 }
 
+namespace {
+
+/// A point with run.sequence on real MPI, as sim::simulate runs it: the steps read before they are written
+/// laid out first by rank 0 (untimed), then every rank runs the sequence (algorithms/sequence.hpp).
+PointRun run_sequence_point(MPI_Comm comm, const RunSpec& spec, const PointOptions& opt,
+                            const TechniqueInfo& tech, const Setup& s, const TechniqueInput& in) {
+  std::vector<Op> ops = parse_sequence(spec.sequence);
+  check_sequence(ops, in.element_size);
+  resolve_compute(ops, spec.workload_compute_s, spec.workload.kind);
+  if (s.rank == 0) {
+    const auto steps = sequence_initial_steps(s.dist, tech.layout, in.element_size, ops);
+    if (!steps.empty()) {
+      std::ofstream f(s.file, std::ios::binary);
+      for (const auto& [pos, bytes] : steps) {
+        f.seekp(static_cast<std::streamoff>(pos));
+        f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+      }
+      f.close();
+      if (!f) throw std::runtime_error("cannot write " + s.file.string());
+    }
+  }
+  RankRecord rec;
+  int read_ok = 1;
+  {
+    MpiProcess p(comm, opt.work_dir);
+    p.record_trace(opt.trace);
+    try {
+      MPI_Barrier(comm);  // common start, not counted (as the simulator's start barrier)
+      rec.start = MPI_Wtime();
+      read_ok = run_sequence(p, tech, in, ops) ? 1 : 0;
+      rec.end = MPI_Wtime();
+    } catch (const std::exception& e) {
+      abort_job(comm, s.rank, e.what());
+    }
+    rec.marks = p.marks();
+    rec.ops = p.ops();
+    rec.counters = p.counters();
+    rec.trace = p.trace();
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &read_ok, 1, MPI_INT, MPI_MIN, comm);
+  PointRun out = conclude(comm, spec, s, relative(rec), spec.algorithm, tech.layout, opt);
+  out.result.file_verified = out.result.file_verified && read_ok != 0;
+  return out;
+}
+
+}  // namespace
+
 PointRun run_technique(MPI_Comm comm, const RunSpec& spec, const PointOptions& opt) {
   const TechniqueInfo& tech = technique(spec.algorithm);
   const Setup s = setup(comm, spec, opt);
@@ -236,6 +299,7 @@ PointRun run_technique(MPI_Comm comm, const RunSpec& spec, const PointOptions& o
   check_hints(in.hints);  // as sim::simulate builds and checks it
   const bool read = spec.access == Access::Read;
   if (read && !tech.read) throw std::invalid_argument("technique " + tech.name + " has no read path");
+  if (!spec.sequence.empty()) return run_sequence_point(comm, spec, opt, tech, s, in);
   if (read) {
     // As the simulator: the file as the technique lays it out is in place before the run (untimed).
     if (s.rank == 0) {
@@ -280,6 +344,84 @@ PointRun run_technique(MPI_Comm comm, const RunSpec& spec, const PointOptions& o
   return out;
 }
 
+namespace {
+
+/// The MPI library's own collective calls through an operation sequence (algorithms/sequence.hpp), as
+/// an application would: MPI_File_set_view at open, at each view:BYTES and at each next (the view moved to
+/// the step: an explicit offset counts in the view's bytes, not the file's), MPI_File_write_at_all /
+/// read_at_all at offset 0 of the view, MPI_File_sync, the computation spun on the core. Marks each
+/// operation (and phases named like the driver's) in `rec`; returns false when a read returned other bytes.
+bool reference_sequence(MPI_Comm comm, const RunSpec& spec, const Setup& s, const View& v, RankRecord& rec) {
+  const std::int64_t es = spec.workload.element_size;
+  std::vector<Op> ops = parse_sequence(spec.sequence);
+  check_sequence(ops, es);
+  resolve_compute(ops, spec.workload_compute_s, spec.workload.kind);
+  const Offset step = step_bytes(s.dist, FileLayout::Logical, es);
+  const std::string path = s.file.string();
+  MPI_File fh = MPI_FILE_NULL;
+  Offset disp = 0, off = 0;
+  bool ok = true;
+  const auto set_view = [&] {
+    check(MPI_File_set_view(fh, v.disp + disp + off, MPI_BYTE, v.filetype, "native", MPI_INFO_NULL),
+          "MPI_File_set_view");
+  };
+  for (const Op& op : ops) {
+    rec.ops.emplace_back(op_name(op), MPI_Wtime());
+    MPI_Status st;
+    switch (op.kind) {
+      case OpKind::Open:
+        rec.marks.emplace_back("open", MPI_Wtime());
+        check(MPI_File_open(comm, path.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh),
+              "MPI_File_open");
+        disp = 0, off = 0;
+        set_view();
+        break;
+      case OpKind::Close:
+        rec.marks.emplace_back("close", MPI_Wtime());
+        check(MPI_File_close(&fh), "MPI_File_close");
+        break;
+      case OpKind::View:
+        disp = op.bytes, off = 0;
+        set_view();
+        break;
+      case OpKind::Next:
+        off += step;
+        set_view();
+        break;
+      case OpKind::Write: {
+        rec.marks.emplace_back("write", MPI_Wtime());
+        const std::vector<std::byte> data = make_local_data(s.dist, s.rank, es, value_base(disp + off, es));
+        check(MPI_File_write_at_all(fh, 0, data.data(), v.mem_count, v.memtype, &st),
+              "MPI_File_write_at_all");
+        rec.counters.bytes_written += static_cast<std::int64_t>(data.size());
+        break;
+      }
+      case OpKind::Read: {
+        rec.marks.emplace_back("read", MPI_Wtime());
+        const std::vector<std::byte> want = make_local_data(s.dist, s.rank, es, value_base(disp + off, es));
+        std::vector<std::byte> got(want.size());
+        check(MPI_File_read_at_all(fh, 0, got.data(), v.mem_count, v.memtype, &st), "MPI_File_read_at_all");
+        ok = ok && got == want;
+        break;
+      }
+      case OpKind::Sync:
+        rec.marks.emplace_back("sync", MPI_Wtime());
+        check(MPI_File_sync(fh), "MPI_File_sync");
+        break;
+      case OpKind::Compute: {
+        rec.marks.emplace_back("compute", MPI_Wtime());
+        const double until = MPI_Wtime() + op.seconds;
+        while (MPI_Wtime() < until) {
+        }
+        break;
+      }
+    }
+  }
+  return ok;
+}
+
+}  // namespace
+
 PointRun run_reference(MPI_Comm comm, const RunSpec& spec, const PointOptions& opt,
                        const std::string& label) {
   const Setup s = setup(comm, spec, opt);
@@ -287,28 +429,37 @@ PointRun run_reference(MPI_Comm comm, const RunSpec& spec, const PointOptions& o
   const Datatype& mine = s.dist.per_rank[static_cast<std::size_t>(s.rank)];
   View v = make_view(mine, es, static_cast<std::int64_t>(s.local.size()));
   RankRecord rec;
+  int read_ok = 1;
   try {
     MPI_File fh;
     const std::string path = s.file.string();
     MPI_Barrier(comm);
     rec.start = MPI_Wtime();
-    rec.marks.emplace_back("open", MPI_Wtime());
-    check(MPI_File_open(comm, path.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh),
-          "MPI_File_open");
-    rec.marks.emplace_back("write", MPI_Wtime());
-    check(MPI_File_set_view(fh, v.disp, MPI_BYTE, v.filetype, "native", MPI_INFO_NULL), "MPI_File_set_view");
-    MPI_Status st;
-    check(MPI_File_write_all(fh, s.local.data(), v.mem_count, v.memtype, &st), "MPI_File_write_all");
-    rec.marks.emplace_back("close", MPI_Wtime());
-    check(MPI_File_close(&fh), "MPI_File_close");
+    if (spec.sequence.empty()) {
+      rec.marks.emplace_back("open", MPI_Wtime());
+      check(MPI_File_open(comm, path.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh),
+            "MPI_File_open");
+      rec.marks.emplace_back("write", MPI_Wtime());
+      check(MPI_File_set_view(fh, v.disp, MPI_BYTE, v.filetype, "native", MPI_INFO_NULL),
+            "MPI_File_set_view");
+      MPI_Status st;
+      check(MPI_File_write_all(fh, s.local.data(), v.mem_count, v.memtype, &st), "MPI_File_write_all");
+      rec.marks.emplace_back("close", MPI_Wtime());
+      check(MPI_File_close(&fh), "MPI_File_close");
+    } else {
+      read_ok = reference_sequence(comm, spec, s, v, rec) ? 1 : 0;
+    }
     rec.end = MPI_Wtime();
   } catch (const std::exception& e) {
     abort_job(comm, s.rank, e.what());
   }
   if (v.derived) MPI_Type_free(&v.filetype);
   if (v.memtype != MPI_BYTE) MPI_Type_free(&v.memtype);
-  rec.counters.bytes_written = static_cast<std::int64_t>(s.local.size());
-  return conclude(comm, spec, s, relative(rec), label, FileLayout::Logical, opt);
+  if (spec.sequence.empty()) rec.counters.bytes_written = static_cast<std::int64_t>(s.local.size());
+  MPI_Allreduce(MPI_IN_PLACE, &read_ok, 1, MPI_INT, MPI_MIN, comm);
+  PointRun out = conclude(comm, spec, s, relative(rec), label, FileLayout::Logical, opt);
+  out.result.file_verified = out.result.file_verified && read_ok != 0;
+  return out;
 }
 
 }  // namespace ciosim::mpi

@@ -1,6 +1,7 @@
 #include "algorithms/common/process.hpp"
 
 #include <numeric>
+#include <stdexcept>
 
 namespace ciosim {
 
@@ -136,25 +137,48 @@ void Process::file_close() {
   note(Call::FileClose);
   do_file_close();
 }
+void Process::set_file_displacement(Offset bytes) {
+  if (bytes < 0)
+    throw std::invalid_argument("a file view's displacement must be >= 0 (got " + std::to_string(bytes) +
+                                ")");
+  displacement_ = bytes;
+}
+
+namespace {
+/// The regions moved by `d` bytes (a copy only when d != 0).
+std::span<const Extent> displaced(std::span<const Extent> regions, Offset d, std::vector<Extent>& storage) {
+  if (d == 0) return regions;
+  storage.assign(regions.begin(), regions.end());
+  for (Extent& e : storage) e.offset += d;
+  return storage;
+}
+}  // namespace
+
 void Process::write_at(Offset offset, std::span<const std::byte> data) {
+  offset += displacement_;
   count(Call::FileWrite);
   note(Call::FileWrite, -1, offset, static_cast<std::int64_t>(data.size()));
   counters_.bytes_written += static_cast<std::int64_t>(data.size());
   do_write_at(offset, data);
 }
 void Process::read_at(Offset offset, std::span<std::byte> data) {
+  offset += displacement_;
   count(Call::FileRead);
   note(Call::FileRead, -1, offset, static_cast<std::int64_t>(data.size()));
   counters_.bytes_read += static_cast<std::int64_t>(data.size());
   do_read_at(offset, data);
 }
-void Process::write_list(std::span<const Extent> regions, std::span<const std::byte> data) {
+void Process::write_list(std::span<const Extent> given, std::span<const std::byte> data) {
+  std::vector<Extent> storage;
+  const std::span<const Extent> regions = displaced(given, displacement_, storage);
   count(Call::FileListWrite);
   note_regions(Call::FileListWrite, regions);
   counters_.bytes_written += static_cast<std::int64_t>(data.size());
   do_write_list(regions, data);
 }
-void Process::read_list(std::span<const Extent> regions, std::span<std::byte> data) {
+void Process::read_list(std::span<const Extent> given, std::span<std::byte> data) {
+  std::vector<Extent> storage;
+  const std::span<const Extent> regions = displaced(given, displacement_, storage);
   count(Call::FileListRead);
   note_regions(Call::FileListRead, regions);
   counters_.bytes_read += static_cast<std::int64_t>(data.size());

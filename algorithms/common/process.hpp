@@ -66,6 +66,9 @@ struct Counters {
 struct Work {
   std::int64_t bytes_copied = 0;  ///< bytes moved by memcpy-like loops (pack, unpack, staging)
   std::int64_t tuples = 0;        ///< offset-length tuples (or list entries) processed
+  /// Seconds of the application's own computation on one core (an operation sequence's compute: BT's
+  /// solver between two outputs). The simulator charges them on the rank's node; the MPI backend spins.
+  double seconds = 0;
 };
 
 /// One call as the optional trace records it (validation: both backends record through the same counted
@@ -134,6 +137,11 @@ class Process {
   void read_list(std::span<const Extent> regions, std::span<std::byte> data);
   /// Collective: every rank calls it (MPI_File_sync is collective in the MPI backend).
   void file_sync();
+  /// The file view's displacement in bytes (0 until set): added to the offset of every write_at, read_at
+  /// and list region, as MPI-IO adds a view's displacement and an explicit offset to every access. An
+  /// operation sequence sets it for the techniques that keep no state of their own (algorithms/sequence.hpp).
+  void set_file_displacement(Offset bytes);
+  Offset file_displacement() const { return displacement_; }
 
   // --- instrumentation
   /// Marks the start of a named phase (and the end of the previous one) on this rank.
@@ -141,6 +149,8 @@ class Process {
     phase_ = name;
     do_phase(name);
   }
+  /// Marks the start of operation `name` of an operation sequence (and the end of the previous one).
+  void operation(const std::string& name) { do_operation(name); }
   const Counters& counters() const { return counters_; }
   /// Starts recording every call into trace() (off by default: a trace grows with every call).
   void record_trace(bool on) { tracing_ = on; }
@@ -170,6 +180,7 @@ class Process {
   virtual void do_read_list(std::span<const Extent> regions, std::span<std::byte> data) = 0;
   virtual void do_file_sync() = 0;
   virtual void do_phase(const std::string& name) = 0;
+  virtual void do_operation(const std::string& name) = 0;
 
  private:
   void count(Call c) { ++counters_.calls[static_cast<int>(c)]; }
@@ -181,6 +192,7 @@ class Process {
   }
   Counters counters_;
   std::string phase_;
+  Offset displacement_ = 0;
   bool tracing_ = false;
   std::vector<TraceEvent> trace_;
 };

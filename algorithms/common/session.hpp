@@ -22,6 +22,9 @@ class Session {
   /// technique's layout gives them). Collective. The driver calls it once right after open (displacement
   /// 0) and again wherever the sequence sets a view.
   virtual void set_view(Offset displacement) = 0;
+  /// MPI_File_write_at_all / read_at_all's explicit offset: the calls that follow access the current view
+  /// moved `offset` bytes further (>= 0, relative to the view's displacement). No new view is set or sent.
+  virtual void seek(Offset offset) = 0;
   /// One collective write of the rank's entries (storage order) through the current view.
   virtual void write(std::span<const std::byte> local) = 0;
   /// One collective read of the rank's entries (storage order) through the current view.
