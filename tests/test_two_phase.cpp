@@ -71,6 +71,12 @@ TEST_CASE("file domains: striping_unit rounds each boundary to the nearest multi
   const FileDomains g = calc_file_domains(v({10}), v({1009}), 4, 0, 64);
   CHECK(g.start == v({10, 256, 512, 768}));
   CHECK(g.end == v({255, 511, 767, 1009}));
+  // Offsets relative to a view at displacement 32 (an operation sequence's view:32): the boundaries are
+  // stripe boundaries of the file, 32 + 250 = 282 -> 288, 532 -> 576, 782 -> 768, i.e. 256, 544, 736 in
+  // the view.
+  const FileDomains d = calc_file_domains(v({0}), v({999}), 4, 0, 96, 32);
+  CHECK(d.start == v({0, 256, 544, 736}));
+  CHECK(d.end == v({255, 543, 735, 999}));
   // Small domains round to the same boundary: some come out empty, even the first one.
   const FileDomains e = calc_file_domains(v({0}), v({99}), 4, 0, 64);
   CHECK(e.start == v({0, 0, 64, 64}));

@@ -40,9 +40,11 @@ struct FileDomains {
 /// Divides [min(st), max(end)] among `naggs` aggregators: fd_size = ceil(range / naggs) (at least
 /// min_fd_size); with striping_unit > 0 each boundary is rounded to the nearest multiple of it in absolute
 /// offsets and the last domain ends at max(end); domains past the end are empty, the last ones may be
-/// short. Throws std::invalid_argument when naggs < 1 or the arrays differ in size or are empty.
+/// short. Offsets are relative to the file view's `displacement` (Process::file_displacement), which the
+/// alignment adds back: boundaries fall on stripe boundaries of the file, as ROMIO's, which sees absolute
+/// offsets. Throws std::invalid_argument when naggs < 1 or the arrays differ in size or are empty.
 FileDomains calc_file_domains(std::span<const Offset> st, std::span<const Offset> end, int naggs,
-                              Offset min_fd_size, Offset striping_unit);
+                              Offset min_fd_size, Offset striping_unit, Offset displacement = 0);
 
 /// ADIOI_Calc_aggregator: the file-domain index holding byte `off`; clips `len` to what that domain
 /// holds. Throws std::logic_error if the index falls outside the domains (ROMIO aborts).

@@ -120,7 +120,8 @@ std::optional<Collective> prepare(Process& p, const Datatype& dt, std::int64_t e
 
   p.phase(c.phase(Stage::FileDomains));  // st4
   const IoHints& h = *c.hints;
-  col.fd = calc_file_domains(st, end, static_cast<int>(c.ranklist.size()), 0, domain_alignment(h));
+  col.fd = calc_file_domains(st, end, static_cast<int>(c.ranklist.size()), 0, domain_alignment(h),
+                             p.file_displacement());
   p.compute(Work{.bytes_copied = 0, .tuples = P + static_cast<std::int64_t>(c.ranklist.size())});
 
   p.phase(c.phase(Stage::Requests));  // st5: ADIOI_Calc_my_req

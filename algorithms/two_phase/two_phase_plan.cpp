@@ -20,7 +20,7 @@ int interleave_count(std::span<const Offset> st, std::span<const Offset> end) {
 }
 
 FileDomains calc_file_domains(std::span<const Offset> st, std::span<const Offset> end, int naggs,
-                              Offset min_fd_size, Offset striping_unit) {
+                              Offset min_fd_size, Offset striping_unit, Offset displacement) {
   if (naggs < 1) throw std::invalid_argument("file domains need at least one aggregator");
   if (st.empty() || st.size() != end.size())
     throw std::invalid_argument("file domains need one start and one end offset per rank");
@@ -35,7 +35,7 @@ FileDomains calc_file_domains(std::span<const Offset> st, std::span<const Offset
   if (fd.aligned) {
     // Each nominal boundary min_st + fd_size*(i+1) goes to the nearest multiple of the striping unit.
     auto nearest = [&](Offset b) {
-      const Offset front = b % striping_unit;
+      const Offset front = (b + displacement) % striping_unit;  // a stripe boundary of the file
       const Offset back = striping_unit - front;
       return front < back ? b - front : b + back;
     };
