@@ -8,7 +8,7 @@
 //    MPI_Alltoall; allreduce_max is MPI_Allreduce(MPI_INT64_T, MPI_MAX) in place), whatever algorithms the
 //    library selects;
 //  - compute(): nothing for a technique's own work (real time passes anyway); an application's
-//    computation (Work::seconds) spins on the core for that long;
+//    computation (Work::seconds) spins until it has used that much CPU time;
 //  - the file: MPI_File_open(communicator, DIR/name, CREATE|RDWR) collectively; write_at/read_at are the
 //    independent MPI_File_write_at/read_at (split into 1 GiB pieces beyond int counts);
 //  - write_list/read_list: one independent MPI-IO call through the library's noncontiguous path: the
@@ -48,6 +48,10 @@ void check(int rc, const char* what);
 std::vector<std::string> host_names(MPI_Comm comm);
 /// "node<k>" for every rank: k numbers the distinct names of `names` in order of first appearance.
 std::vector<std::string> canonical_hosts(const std::vector<std::string>& names);
+
+/// Busy for `seconds` of this thread's CPU time (not wall time: on a shared core it takes longer, as an
+/// application's computation does and as the simulator charges it).
+void spin_cpu(double seconds);
 
 class MpiProcess final : public Process {
  public:

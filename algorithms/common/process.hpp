@@ -67,7 +67,8 @@ struct Work {
   std::int64_t bytes_copied = 0;  ///< bytes moved by memcpy-like loops (pack, unpack, staging)
   std::int64_t tuples = 0;        ///< offset-length tuples (or list entries) processed
   /// Seconds of the application's own computation on one core (an operation sequence's compute: BT's
-  /// solver between two outputs). The simulator charges them on the rank's node; the MPI backend spins.
+  /// solver between two outputs). The simulator charges them on the rank's node; the MPI backend spins for
+  /// that much CPU time.
   double seconds = 0;
 };
 
