@@ -11,6 +11,8 @@
 #include <sstream>
 
 #include "algorithms/technique.hpp"
+#include "config/input_files.hpp"
+#include "config/point_checks.hpp"
 #include "config/profile_values.hpp"
 #include "config/workload.hpp"
 #include "version.hpp"
@@ -219,6 +221,7 @@ class Expander {
         set.values = resolved_[p.key];
         set.origin = Origin::Platform;
       }
+      if (set.origin == Origin::Scenario || set.origin == Origin::Set) absolute_paths(set);
       s.settings.push_back(std::move(set));
     }
     for (const auto& [name, pf] : inline_)
@@ -229,6 +232,19 @@ class Expander {
 
  private:
   bool is_given(const std::string& key) const { return given_.count(key) > 0; }
+
+  /// A file a workload reads, as the point resolved it, absolute: the effective configuration then finds
+  /// it wherever it is saved (issue 13, item 7).
+  void absolute_paths(Setting& set) const {
+    if (set.key != "workload.file" && set.key != "workload.partition" && set.key != "workload.graph") return;
+    for (Value& v : set.values) {
+      const std::string path = std::get<std::string>(v);
+      if (path.empty() || fs::path(path).is_absolute()) continue;
+      v = fs::absolute(set.origin == Origin::Scenario ? base_dir_ / path : fs::path(path))
+              .lexically_normal()
+              .string();
+    }
+  }
 
   const PlatformFile& platform(const std::string& value, Scenario& s) {
     for (const auto& [name, pf] : s.platforms)
@@ -424,6 +440,8 @@ class Expander {
                         " bytes does not fit in a 64-bit file offset");
     if (const auto& check = technique(r.algorithm).check_phases)
       if (const std::string why = check(r.phases, r.ranks); !why.empty()) throw ConfigError(where + why);
+    // Before any per-entry work: the memory estimate from the workload's size, the aggregators.
+    if (const std::string why = check_point(r, opt_.memory); !why.empty()) throw ConfigError(where + why);
     if (opt_.check_techniques) check_technique(r, where);
     return r;
   }
@@ -462,20 +480,24 @@ class Expander {
                              : w.kind == "mesh" ? w.partition + "|" + w.graph + "|" + std::to_string(w.load)
                              : w.kind == "btio" ? w.btio_class + "|" + std::to_string(w.element_size)
                              : w.kind == "tile" ? tile_key(w)
-                                                : std::to_string(w.bx));
+                                                : std::to_string(w.bx)) +
+                            "|" + std::to_string(r.platform.nodes) + "|" + std::to_string(w.element_size);
     auto it = checked_.find(key);
     if (it == checked_.end()) {
       std::string reason;
       try {
         const Distribution d = make_distribution(w, r.ranks);  // exactly as sim::simulate builds it
         const TechniqueInfo& t = technique(r.algorithm);
-        reason = t.check(d);
-        if (!reason.empty()) reason = "technique " + r.algorithm + " cannot run this workload: " + reason;
+        reason = check_point_memory(r, d, opt_.memory);  // the kinds whose size needs the distribution
+        if (const std::string why = reason.empty() ? t.check(d) : ""; !why.empty())
+          reason = "technique " + r.algorithm + " cannot run this workload: " + why;
         if (reason.empty() && r.access == Access::Read && !t.read)
           reason = "technique " + r.algorithm + " has no read path (run.access = \"read\" works with " +
                    readable_techniques() + ")";
       } catch (const std::invalid_argument& e) {
         reason = "workload " + w.kind + ": " + one_line(e.what());
+      } catch (const std::bad_alloc&) {
+        reason = out_of_memory_reason(r);
       }
       it = checked_.emplace(key, reason).first;
     }
@@ -637,7 +659,7 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin, c
 
 Scenario load_scenario(const fs::path& file, const LoadOptions& opt) {
   std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) throw ConfigError("scenario file " + file.string() + " not found");
+  if (!fs::is_regular_file(file, ec)) throw ConfigError(not_a_file("scenario file", file));
   std::ifstream in(file, std::ios::binary);
   std::ostringstream text;
   if (!in || !(text << in.rdbuf())) throw ConfigError("cannot read scenario file " + file.string());
