@@ -224,10 +224,12 @@ class Expander {
       if (set.origin == Origin::Scenario || set.origin == Origin::Set) absolute_paths(set);
       s.settings.push_back(std::move(set));
     }
-    for (const auto& [name, pf] : inline_)
+    for (const auto& inline_platform : inline_) {  // (clang 14 cannot capture a structured binding)
+      const std::string& name = inline_platform.first;
       if (std::find_if(s.platforms.begin(), s.platforms.end(), [&](auto& e) { return e.first == name; }) ==
           s.platforms.end())
         throw ConfigError("[platforms." + name + "] is defined but no point uses it (run.platform)");
+    }
   }
 
  private:
@@ -731,6 +733,10 @@ std::string effective_config_toml(const Scenario& s) {
       return std::none_of(s.runs.begin(), s.runs.end(),
                           [&](const RunSpec& r) { return r.workload.kind == kind; });
     };
+    if (set.origin == Origin::Default && set.values[0] == Value{std::string()}) {
+      out << "# " << k << " = \"\"  # default: none (an empty value cannot be given)\n";
+      continue;
+    }
     const std::vector<std::string> users = kinds_using(set.key);
     if (set.origin == Origin::Default && !users.empty() &&
         std::all_of(users.begin(), users.end(), unused_by_all)) {
@@ -755,10 +761,13 @@ std::string effective_config_toml(const Scenario& s) {
     // A --set value is written as a one-value sweep so that it stays in the runs' params on reload.
     const bool list = set.sweep || set.origin == Origin::Set;
     out << k << " = " << (list ? "[" + join(vals) + "]" : vals[0]);
-    if (set.origin == Origin::Default) out << "  # default";
-    if (set.origin == Origin::Platform) out << "  # the platform's";
-    if (set.origin == Origin::Set) out << "  # --set";
-    if (const std::string note = changed_note(set, s); !note.empty()) out << "; " << note;
+    const char* comment = set.origin == Origin::Default    ? "default"
+                          : set.origin == Origin::Platform ? "the platform's"
+                          : set.origin == Origin::Set      ? "--set"
+                                                           : "";
+    if (*comment) out << "  # " << comment;
+    if (const std::string note = changed_note(set, s); !note.empty())
+      out << (*comment ? "; " : "  # ") << note;
     out << "\n";
   }
   for (const auto& [name, pf] : s.platforms) out << "\n" << platform_toml(pf, "platforms." + toml_key(name));
