@@ -1,8 +1,12 @@
 #include "app/cleanup.hpp"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <stdexcept>
@@ -14,9 +18,11 @@ namespace {
 constexpr int kSlots = 64;
 constexpr std::size_t kPathMax = 4096;
 
+enum class Kind { File, Dir, Tree };
+
 struct Slot {
   std::atomic<bool> used{false};
-  bool dir = false;
+  Kind kind = Kind::File;
   char path[kPathMax] = {};
 };
 
@@ -28,15 +34,43 @@ std::atomic<bool> g_installed{false};
 std::atomic<int> g_wake_fd{-1};
 std::atomic<int> g_pending{0};
 
+/// Removes `name` in directory `at` and, if it is a directory, everything in it (depth-first, without
+/// following symbolic links), with async-signal-safe calls only (openat, getdents64, unlinkat, close).
+void remove_tree_at(int at, const char* name, int depth) {
+  if (::unlinkat(at, name, 0) == 0 || (errno != EISDIR && errno != EPERM) || depth > 32) return;
+  const int fd = ::openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  // Entries removed while a directory is read may be skipped: read it again until a pass removes nothing.
+  for (bool removed = true; removed;) {
+    removed = false;
+    ::lseek(fd, 0, SEEK_SET);
+    alignas(8) char buf[2048];
+    for (long n; (n = ::syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0;)
+      for (long off = 0; off < n;) {
+        const auto* e = reinterpret_cast<const struct dirent64*>(buf + off);
+        off += e->d_reclen;
+        const char* d = e->d_name;
+        if (d[0] == '.' && (d[1] == '\0' || (d[1] == '.' && d[2] == '\0'))) continue;
+        remove_tree_at(fd, d, depth + 1);
+        removed = true;
+      }
+  }
+  ::close(fd);
+  ::unlinkat(at, name, AT_REMOVEDIR);
+}
+
 void die_now(int sig) {
+  // A negative id is a process group (an MPI launcher and the ranks it started).
   for (auto& c : g_children)
-    if (const pid_t pid = c.load(); pid > 0) ::kill(pid, SIGKILL);
-  // Files first, then the directories that held them.
+    if (const pid_t pid = c.load(); pid != 0) ::kill(pid, SIGKILL);
+  // Files and trees first, then the directories that held the files.
   for (int pass = 0; pass < 2; ++pass)
     for (Slot& s : g_slots)
-      if (s.used.load() && s.dir == (pass == 1)) {
-        if (s.dir)
+      if (s.used.load() && (s.kind == Kind::Dir) == (pass == 1)) {
+        if (s.kind == Kind::Dir)
           ::rmdir(s.path);
+        else if (s.kind == Kind::Tree)
+          remove_tree_at(AT_FDCWD, s.path, 0);
         else
           ::unlink(s.path);
       }
@@ -66,17 +100,29 @@ void reset_cleanup_handlers() {
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) std::signal(sig, SIG_DFL);
 }
 
-int remember_temporary(const std::string& path, bool dir) {
+namespace {
+
+int remember(const std::string& path, Kind kind) {
   if (path.size() >= kPathMax) throw std::runtime_error("temporary path too long: " + path);
   for (int i = 0; i < kSlots; ++i) {
     Slot& s = g_slots[i];
     if (s.used.load()) continue;
-    s.dir = dir;
+    s.kind = kind;
     std::memcpy(s.path, path.c_str(), path.size() + 1);
     s.used.store(true);
     return i;
   }
   throw std::runtime_error("too many temporary files at once (" + std::to_string(kSlots) + ")");
+}
+
+}  // namespace
+
+int remember_temporary(const std::string& path, bool dir) {
+  return remember(path, dir ? Kind::Dir : Kind::File);
+}
+
+int remember_temporary_tree(const std::string& path) {
+  return remember(path, Kind::Tree);
 }
 
 void forget_temporary(int slot) {

@@ -23,10 +23,14 @@ void reset_cleanup_handlers();
 /// Registers a temporary file (dir = false) or an empty-when-done temporary directory whose files are
 /// registered too (dir = true) to be removed if a signal stops the process. Returns a slot for forget().
 int remember_temporary(const std::string& path, bool dir);
+/// Registers a temporary directory to be removed with everything in it if a signal stops the process
+/// (`validate`'s workspace: the MPI runs' outputs, logs, traces and files). Returns a slot for forget().
+int remember_temporary_tree(const std::string& path);
 /// The path no longer needs removing (it was renamed into place or removed).
 void forget_temporary(int slot);
 
 /// The children simulating points (one, or several with `run -j N`), killed if a signal stops the parent.
+/// A negative id -g is the process group g (an MPI launcher and the ranks it started).
 void add_running_child(pid_t pid);
 void remove_running_child(pid_t pid);
 

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "algorithms/technique.hpp"
@@ -75,9 +76,20 @@ std::string parameter_help(const std::vector<config::Param>& params) {
   for (const auto& p : params) {
     std::string help = p.help;
     if (!p.unit.empty()) help += " [" + p.unit + "]";
-    if (p.numeric() && p.min > 1) help += " (>= " + std::to_string(p.min) + ")";
-    if (p.type == config::ParamType::Real && p.real_above_min)
-      help += " (> " + config::format_double(p.real_min) + ")";
+    // The bounds the validation pass checks (config/params.cpp), stated where they bind.
+    const bool int_bounded =
+        p.max != INT64_MAX && !(p.type == config::ParamType::Int && p.max == std::numeric_limits<int>::max());
+    if (p.type == config::ParamType::Real) {
+      const std::string lo = (p.real_above_min ? "> " : ">= ") + config::format_double(p.real_min);
+      if (p.real_max < 1e300)
+        help += " (" + lo + ", <= " + config::format_double(p.real_max) + ")";
+      else if (p.real_above_min)
+        help += " (" + lo + ")";
+    } else if (p.numeric() && int_bounded) {
+      help += " (" + std::to_string(p.min) + " to " + std::to_string(p.max) + ")";
+    } else if (p.numeric() && p.min > 1) {
+      help += " (>= " + std::to_string(p.min) + ")";
+    }
     if (p.type == config::ParamType::Enum && !p.choices.empty())
       help += "; one of: " + config::join(p.choices);
     if (p.type == config::ParamType::String && !p.choices.empty())

@@ -1,10 +1,12 @@
 #include "app/mpi_launch.hpp"
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -12,6 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "app/cleanup.hpp"
 #include "app/commands.hpp"
 #include "config/params.hpp"
 
@@ -136,6 +139,9 @@ LaunchResult run_logged(const std::vector<std::string>& argv, const fs::path& lo
     throw std::runtime_error("fork: " + std::string(std::strerror(err)));
   }
   if (pid == 0) {
+    // Its own process group, which a signal to ciosim kills whole (app/cleanup.hpp), and dead with ciosim.
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     const int in = ::open("/dev/null", O_RDONLY);
     if (in >= 0) ::dup2(in, 0);
     ::dup2(out, 1);
@@ -146,9 +152,12 @@ LaunchResult run_logged(const std::vector<std::string>& argv, const fs::path& lo
     ::_exit(127);
   }
   ::close(out);
+  ::setpgid(pid, pid);  // as the child does, whichever runs first
+  add_running_child(-pid);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  remove_running_child(-pid);
   LaunchResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.output = slurp(log);

@@ -17,7 +17,6 @@
 #include "app/runner.hpp"
 #include "config/phases_csv.hpp"
 #include "config/resources.hpp"
-#include "config/workload.hpp"
 #include "app/sweep.hpp"
 #include "app/sweep_folder.hpp"
 #include "config/results.hpp"
@@ -165,38 +164,6 @@ void print_points(const config::Scenario& s, const Shard& shard) {
   std::cout << std::flush;
 }
 
-/// Refuses, before anything runs (dry runs included), the points whose estimated memory
-/// (config/resources.hpp) exceeds the machine's memory or --max-memory, shared by the -j points that run
-/// at once. One line naming the first such point, its estimate and what to change.
-void check_memory(const config::Scenario& s, const Shard& shard, const RunOptions& opt) {
-  const bool given = !opt.max_memory.empty();
-  const std::int64_t limit = given ? config::parse_size(opt.max_memory, "--max-memory") : config::physical_memory();
-  if (limit <= 0) return;  // the machine's memory is unknown and no limit was given
-  const std::int64_t per_point = limit / opt.jobs;
-  std::vector<std::string> too_big;
-  std::string first;
-  for (std::size_t i = 0; i < s.runs.size(); ++i) {
-    if (!shard.has(i + 1)) continue;
-    const RunSpec& r = s.runs[i];
-    const config::MemoryEstimate e =
-        config::estimate_memory(r, make_distribution(r.workload, r.ranks));
-    if (e.bytes <= per_point) continue;
-    const std::string label = config::point_label(r);
-    too_big.push_back(std::to_string(i + 1));
-    if (first.empty())
-      first = "point " + std::to_string(i + 1) + (label.empty() ? "" : " (" + label + ")") + " needs about " +
-              e.detail;
-  }
-  if (too_big.empty()) return;
-  const std::string budget =
-      (given ? "--max-memory " + config::format_bytes(limit) : "this machine's " + config::format_bytes(limit)) +
-      (opt.jobs > 1 ? " / -j " + std::to_string(opt.jobs) + " = " + config::format_bytes(per_point) : "");
-  throw config::ConfigError(
-      first + ", more than " + budget + (too_big.size() > 1 ? " (points " + config::join(too_big) + ")" : "") +
-      "; make the workload smaller (workload.nx, ranks, nodes)" + (opt.jobs > 1 ? ", lower -j" : "") +
-      (given ? ", or raise --max-memory" : ", or give --max-memory if the estimate is too high"));
-}
-
 }  // namespace
 
 int run_command(const RunOptions& opt) {
@@ -212,8 +179,9 @@ int run_command(const RunOptions& opt) {
   load.sets = opt.sets;
   load.data_dirs = data_dirs();
   load.keep_going = opt.keep_going;
+  // Each point's memory estimate is checked in the validation pass, the -j points at once sharing it.
+  load.memory = config::memory_limit(opt.max_memory, opt.jobs);
   config::Scenario s = config::load_scenario(opt.scenario, load);
-  check_memory(s, shard, opt);
 
   if (opt.dry_run) {
     print_points(s, shard);

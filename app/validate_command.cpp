@@ -46,7 +46,7 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 
-/// A temporary directory next to the output directory, removed when done.
+/// A temporary directory next to the output directory, removed when done or stopped by a signal.
 class Workspace {
  public:
   explicit Workspace(const fs::path& out) {
@@ -58,17 +58,20 @@ class Workspace {
     if (!::mkdtemp(templ.data()))
       throw std::runtime_error("cannot create a temporary directory in " + parent.string());
     dir_ = fs::absolute(templ);
+    slot_ = remember_temporary_tree(dir_.string());  // removed by a signal too (app/cleanup.hpp)
   }
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
   ~Workspace() {
     std::error_code ec;
     fs::remove_all(dir_, ec);
+    forget_temporary(slot_);
   }
   fs::path operator/(const std::string& name) const { return dir_ / name; }
 
  private:
   fs::path dir_;
+  int slot_ = -1;
 };
 
 struct MpiRun {
@@ -188,6 +191,7 @@ int validate_command(const ValidateOptions& opt) {
   load.sets = opt.sets;
   if (opt.ranks_given) load.sets.push_back("run.ranks=" + std::to_string(opt.ranks));
   load.data_dirs = data_dirs();
+  load.memory = config::memory_limit("", 1);  // a point over the machine's memory is refused up front
   config::Scenario s = config::load_scenario(opt.scenario, load);
   const int ranks = s.runs.front().ranks;
   for (const auto& r : s.runs)

@@ -53,6 +53,9 @@ std::vector<SizeFactor> size_factors(const toml::node& n, const std::string& wha
     if (min < 0 || !(f > 0 && f <= 1))
       throw ConfigError(what + ": min_bytes must be >= 0 and the factor in (0, 1], got [" +
                         std::to_string(min) + ", " + format_double(f) + "]");
+    if (!out.empty() && min <= out.back().min_bytes)
+      throw ConfigError(what + ": the entries must be in increasing order of min_bytes, each once (got " +
+                        std::to_string(min) + " after " + std::to_string(out.back().min_bytes) + ")");
     out.push_back(SizeFactor{min, f});
   }
   return out;

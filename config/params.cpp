@@ -213,13 +213,14 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
                   "tile: bytes before the array in the file, written by rank 0 (a multiple of "
                   "workload.element_size)"),
              0, INT64_MAX),
-      ranged(from_platform(make("platform.nodes", T::Int, "nodes", none, "compute nodes")), 1, INT_MAX),
+      // The same bounds as the platform file's (config/platform_file.cpp): at most 2^20 nodes or cores.
+      ranged(from_platform(make("platform.nodes", T::Int, "nodes", none, "compute nodes")), 1, 1 << 20),
       ranged(from_platform(make("platform.cores_per_node", T::Int, "cores", none,
                                 "ranks placed per node (their CPU work shares platform.cpu_cores)")),
-             1, INT_MAX),
+             1, 1 << 20),
       ranged(from_platform(make("platform.cpu_cores", T::Int, "cores", none,
                                 "cores a node's ranks share for their CPU work")),
-             1, INT_MAX),
+             1, 1 << 20),
       with_choices(from_platform(make("platform.filesystem", T::Enum, "", none,
                                       "file system model the ranks' file calls reach (the platform file must "
                                       "have its table: [pvfs], [nfs] or [local])")),

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <variant>
 
+#include "config/input_files.hpp"
 #include "config/network_file.hpp"
 #include "config/params.hpp"
 #include "models/filesystem/kinds.hpp"
@@ -376,7 +377,7 @@ PlatformFile platform_from_table(const toml::table& doc, const std::string& orig
 PlatformFile load_platform_file(const fs::path& file) {
   std::error_code ec;
   if (!fs::is_regular_file(file, ec))
-    throw ConfigError("platform file " + file.string() + " not found (or not a regular file)");
+    throw ConfigError(not_a_file("platform file", file));
   std::ifstream in(file, std::ios::binary);
   if (!in) throw ConfigError("cannot read platform file " + file.string());
   std::ostringstream text;
@@ -421,7 +422,7 @@ std::vector<std::string> platform_names(const std::vector<fs::path>& data_dirs) 
 fs::path resolve_platform(const std::string& value, const std::vector<fs::path>& data_dirs) {
   if (is_platform_path(value)) {
     std::error_code ec;
-    if (!fs::is_regular_file(value, ec)) throw ConfigError("platform file " + value + " not found");
+    if (!fs::is_regular_file(value, ec)) throw ConfigError(not_a_file("platform file", value));
     return value;
   }
   for (const auto& dir : data_dirs) {

@@ -6,7 +6,10 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 
+#include "algorithms/common/bench_distributions.hpp"
+#include "algorithms/common/distribution.hpp"
 #include "config/params.hpp"
 
 namespace ciosim::config {
@@ -28,11 +31,16 @@ double payload_factor(const std::string& technique) {
 }  // namespace
 
 MemoryEstimate estimate_memory(const RunSpec& spec, const Distribution& d) {
-  const double file = static_cast<double>(d.nx) * static_cast<double>(spec.workload.element_size);
-  double tuples = 0;
+  WorkloadSize size{static_cast<double>(d.nx), 0, true};
   for (const Datatype& dt : d.per_rank)
-    tuples +=
+    size.tuples +=
         static_cast<double>(dt.tuples.size()) * static_cast<double>(std::max<std::int64_t>(dt.count, 1));
+  return estimate_memory(spec, size);
+}
+
+MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
+  const double file = size.entries * static_cast<double>(spec.workload.element_size);
+  const double tuples = size.tuples;
   const double payload = payload_factor(spec.algorithm) * file;  // doubles: no wrap-around
   const double lists = kPerTuple * tuples;
   const double total = kBaseBytes + kPerRank * spec.ranks + kPerNode * spec.platform.nodes + payload + lists;
@@ -50,6 +58,63 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const Distribution& d) {
     e.detail += " + " + format_bytes(static_cast<std::int64_t>(kPerNode * spec.platform.nodes)) + " for " +
                 std::to_string(spec.platform.nodes) + " nodes";
   return e;
+}
+
+WorkloadSize workload_size(const WorkloadSpec& w, int ranks) {
+  const auto d = [](std::int64_t x) { return static_cast<double>(std::max<std::int64_t>(x, 0)); };
+  const double np = std::max(ranks, 1);
+  WorkloadSize s;
+  s.exact = true;
+  if (w.kind == "block-cyclic") {
+    s.entries = d(w.nx);
+    s.tuples = s.entries / std::max(d(w.bx), 1.0);  // one tuple per block
+  } else if (w.kind == "block3d") {
+    s.entries = d(w.nx) * d(w.ny) * d(w.nz);
+    // Per rank one tuple per row of its block (rows along z split), or per plane, or one (block3d()).
+    const std::vector<int> dims = dims_create(std::max(ranks, 1), 3);
+    s.tuples = dims[2] > 1 ? d(w.nx) * d(w.ny) * dims[2] : dims[1] > 1 ? d(w.nx) * dims[1] : np;
+  } else if (w.kind == "stem2") {
+    s.entries = d(w.nx) * d(w.ny) * d(w.nz) * d(w.nl) * d(w.nchem);
+    s.tuples = std::min(np, d(w.ny)) * d(w.nz) * d(w.nl) * d(w.nchem);  // a tuple per (z, l, ph) and rank
+  } else if (w.kind == "btio") {
+    double n = 0;
+    try {
+      n = d(btio_class(w.btio_class).n);
+    } catch (const std::invalid_argument&) {  // an unknown class: refused with the distribution
+    }
+    s.entries = kBtioVariables * n * n * n;
+    s.tuples = n * n * std::sqrt(np);  // a tuple per x-row of each of a rank's sqrt(Np) cells
+  } else if (w.kind == "tile") {
+    const double header = d(w.header_bytes) / d(std::max<std::int64_t>(w.element_size, 1));
+    s.entries = header + np * d(w.tile_x) * d(w.tile_y);  // run.ranks tiles
+    s.tuples = np * d(w.tile_y) + 1;                      // a tuple per tile row, and the header
+  } else {
+    // irregular, lists, mesh: the tuples come with the distribution; the entries are known now.
+    s.exact = false;
+    s.entries = w.kind == "mesh" ? d(w.nx) * d(w.load) : d(w.nx);
+  }
+  return s;
+}
+
+MemoryLimit memory_limit(const std::string& max_memory, int jobs) {
+  MemoryLimit m;
+  const bool given = !max_memory.empty();
+  const std::int64_t total = given ? parse_size(max_memory, "--max-memory") : physical_memory();
+  if (total <= 0) return m;  // the machine's memory is unknown and no limit was given
+  jobs = std::max(jobs, 1);
+  m.bytes = total / jobs;
+  m.what = (given ? "--max-memory " + format_bytes(total) : "this machine's " + format_bytes(total)) +
+           (jobs > 1 ? " / -j " + std::to_string(jobs) + " = " + format_bytes(m.bytes) : "");
+  m.advice = std::string(jobs > 1 ? ", lower -j" : "") +
+             (given ? ", or raise --max-memory" : ", or give --max-memory if the estimate is too high");
+  return m;
+}
+
+std::string memory_refusal(const MemoryEstimate& e, const MemoryLimit& limit) {
+  if (limit.bytes <= 0 || e.bytes <= limit.bytes) return "";
+  return "needs about " + e.detail + ", more than " + limit.what +
+         "; make the workload smaller (workload.nx or its other extents, run.ranks, platform.nodes)" +
+         limit.advice;
 }
 
 std::int64_t physical_memory() {

@@ -16,12 +16,43 @@ struct MemoryEstimate {
   std::string detail;      ///< "2.1 GiB: 3 x 512 MiB of payload + ..." (what dominates, for the message)
 };
 
+/// The size of a point's workload that the estimate needs: its entries and its offset-length tuples (every
+/// replica counted).
+struct WorkloadSize {
+  double entries = 0;
+  double tuples = 0;
+  /// True when `tuples` is the workload's own count; false for the kinds whose tuples are known only once
+  /// their distribution is built (irregular, lists, mesh): then `tuples` is 0, a lower bound.
+  bool exact = false;
+};
+
+/// The workload's size in closed form, without building its distribution (no per-entry or per-tuple
+/// work): exact for block-cyclic, block3d, stem2, btio and tile; for irregular, lists and mesh the entries
+/// only. Invalid extents give what they give (make_distribution refuses them later).
+WorkloadSize workload_size(const WorkloadSpec& w, int ranks);
+
+/// The memory a point may use (--max-memory or the machine's memory, shared by the -j points at once).
+/// bytes = 0: no limit known.
+struct MemoryLimit {
+  std::int64_t bytes = 0;
+  std::string what;    ///< "this machine's 23.4 GiB", "--max-memory 1.0 GiB / -j 2 = 512.0 MiB"
+  std::string advice;  ///< what else to change besides the workload: "lower -j, or raise --max-memory"
+};
+/// The limit for `--max-memory TEXT` ("" = the machine's memory) and -j `jobs`. Throws ConfigError on a
+/// malformed size.
+MemoryLimit memory_limit(const std::string& max_memory, int jobs);
+
+/// "" when `e` fits `limit`, else the one-line reason naming the estimate, the limit and what to change.
+std::string memory_refusal(const MemoryEstimate& e, const MemoryLimit& limit);
+
 /// The peak resident memory of simulating `spec` on distribution `d`, from the parts measured to grow
 /// (docs/benchmarks.md, "Memory of a point"): a fixed base, per rank, per node, per byte of the file (the
 /// file store, the verification copy, the ranks' data and the technique's buffers: a factor per
 /// technique), per offset-length tuple of the distribution. A lower bound rather than a bound: it
 /// refuses points that surely cannot fit, and a std::bad_alloc catches the rest.
 MemoryEstimate estimate_memory(const RunSpec& spec, const Distribution& d);
+/// The same from the workload's size (workload_size, or counted from a distribution).
+MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size);
 
 /// The machine's physical memory in bytes (0 when unknown).
 std::int64_t physical_memory();

@@ -12,6 +12,8 @@
 
 #include "algorithms/sequence.hpp"
 #include "algorithms/technique.hpp"
+#include "config/input_files.hpp"
+#include "config/point_checks.hpp"
 #include "config/profile_values.hpp"
 #include "config/workload.hpp"
 #include "version.hpp"
@@ -220,16 +222,32 @@ class Expander {
         set.values = resolved_[p.key];
         set.origin = Origin::Platform;
       }
+      if (set.origin == Origin::Scenario || set.origin == Origin::Set) absolute_paths(set);
       s.settings.push_back(std::move(set));
     }
-    for (const auto& [name, pf] : inline_)
+    for (const auto& inline_platform : inline_) {  // (clang 14 cannot capture a structured binding)
+      const std::string& name = inline_platform.first;
       if (std::find_if(s.platforms.begin(), s.platforms.end(), [&](auto& e) { return e.first == name; }) ==
           s.platforms.end())
         throw ConfigError("[platforms." + name + "] is defined but no point uses it (run.platform)");
+    }
   }
 
  private:
   bool is_given(const std::string& key) const { return given_.count(key) > 0; }
+
+  /// A file a workload reads, as the point resolved it, absolute: the effective configuration then finds
+  /// it wherever it is saved (issue 13, item 7).
+  void absolute_paths(Setting& set) const {
+    if (set.key != "workload.file" && set.key != "workload.partition" && set.key != "workload.graph") return;
+    for (Value& v : set.values) {
+      const std::string path = std::get<std::string>(v);
+      if (path.empty() || fs::path(path).is_absolute()) continue;
+      v = fs::absolute(set.origin == Origin::Scenario ? base_dir_ / path : fs::path(path))
+              .lexically_normal()
+              .string();
+    }
+  }
 
   const PlatformFile& platform(const std::string& value, Scenario& s) {
     for (const auto& [name, pf] : s.platforms)
@@ -427,6 +445,8 @@ class Expander {
                         " bytes does not fit in a 64-bit file offset");
     if (const auto& check = technique(r.algorithm).check_phases)
       if (const std::string why = check(r.phases, r.ranks); !why.empty()) throw ConfigError(where + why);
+    // Before any per-entry work: the memory estimate from the workload's size, the aggregators.
+    if (const std::string why = check_point(r, opt_.memory); !why.empty()) throw ConfigError(where + why);
     if (opt_.check_techniques) check_technique(r, where);
     return r;
   }
@@ -492,20 +512,24 @@ class Expander {
                              : w.kind == "mesh" ? w.partition + "|" + w.graph + "|" + std::to_string(w.load)
                              : w.kind == "btio" ? w.btio_class + "|" + std::to_string(w.element_size)
                              : w.kind == "tile" ? tile_key(w)
-                                                : std::to_string(w.bx));
+                                                : std::to_string(w.bx)) +
+                            "|" + std::to_string(r.platform.nodes) + "|" + std::to_string(w.element_size);
     auto it = checked_.find(key);
     if (it == checked_.end()) {
       std::string reason;
       try {
         const Distribution d = make_distribution(w, r.ranks);  // exactly as sim::simulate builds it
         const TechniqueInfo& t = technique(r.algorithm);
-        reason = t.check(d);
-        if (!reason.empty()) reason = "technique " + r.algorithm + " cannot run this workload: " + reason;
+        reason = check_point_memory(r, d, opt_.memory);  // the kinds whose size needs the distribution
+        if (const std::string why = reason.empty() ? t.check(d) : ""; !why.empty())
+          reason = "technique " + r.algorithm + " cannot run this workload: " + why;
         if (reason.empty() && r.access == Access::Read && !t.read)
           reason = "technique " + r.algorithm + " has no read path (run.access = \"read\" works with " +
                    readable_techniques() + ")";
       } catch (const std::invalid_argument& e) {
         reason = "workload " + w.kind + ": " + one_line(e.what());
+      } catch (const std::bad_alloc&) {
+        reason = out_of_memory_reason(r);
       }
       it = checked_.emplace(key, reason).first;
     }
@@ -667,7 +691,7 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin, c
 
 Scenario load_scenario(const fs::path& file, const LoadOptions& opt) {
   std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) throw ConfigError("scenario file " + file.string() + " not found");
+  if (!fs::is_regular_file(file, ec)) throw ConfigError(not_a_file("scenario file", file));
   std::ifstream in(file, std::ios::binary);
   std::ostringstream text;
   if (!in || !(text << in.rdbuf())) throw ConfigError("cannot read scenario file " + file.string());
@@ -739,6 +763,10 @@ std::string effective_config_toml(const Scenario& s) {
       return std::none_of(s.runs.begin(), s.runs.end(),
                           [&](const RunSpec& r) { return r.workload.kind == kind; });
     };
+    if (set.origin == Origin::Default && set.values[0] == Value{std::string()}) {
+      out << "# " << k << " = \"\"  # default: none (an empty value cannot be given)\n";
+      continue;
+    }
     const std::vector<std::string> users = kinds_using(set.key);
     if (set.origin == Origin::Default && !users.empty() &&
         std::all_of(users.begin(), users.end(), unused_by_all)) {
@@ -763,10 +791,13 @@ std::string effective_config_toml(const Scenario& s) {
     // A --set value is written as a one-value sweep so that it stays in the runs' params on reload.
     const bool list = set.sweep || set.origin == Origin::Set;
     out << k << " = " << (list ? "[" + join(vals) + "]" : vals[0]);
-    if (set.origin == Origin::Default) out << "  # default";
-    if (set.origin == Origin::Platform) out << "  # the platform's";
-    if (set.origin == Origin::Set) out << "  # --set";
-    if (const std::string note = changed_note(set, s); !note.empty()) out << "; " << note;
+    const char* comment = set.origin == Origin::Default    ? "default"
+                          : set.origin == Origin::Platform ? "the platform's"
+                          : set.origin == Origin::Set      ? "--set"
+                                                           : "";
+    if (*comment) out << "  # " << comment;
+    if (const std::string note = changed_note(set, s); !note.empty())
+      out << (*comment ? "; " : "  # ") << note;
     out << "\n";
   }
   for (const auto& [name, pf] : s.platforms) out << "\n" << platform_toml(pf, "platforms." + toml_key(name));

@@ -26,6 +26,7 @@
 
 #include "config/params.hpp"
 #include "config/platform_file.hpp"
+#include "config/resources.hpp"
 #include "config/run_spec.hpp"
 
 namespace ciosim::config {
@@ -72,6 +73,8 @@ struct LoadOptions {
   /// Points that cannot run are left out of `runs` and listed in `skipped` instead of refused. Either
   /// way every bad point is found (the refusal names them all, up to kMaxNamedBadPoints).
   bool keep_going = false;
+  /// A point whose memory estimate exceeds this is a bad point (config/point_checks.hpp); bytes = 0: none.
+  MemoryLimit memory;
 };
 
 /// How many bad points a refusal names before "and N more".

@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
 #include "algorithms/common/bench_distributions.hpp"
 #include "algorithms/common/distribution.hpp"
+#include "config/input_files.hpp"
 #include "config/metis_partition.hpp"
 
 namespace ciosim {
@@ -20,12 +22,19 @@ namespace {
 /// entries of x, in the order the rank stores them) per rank.
 std::vector<std::vector<Tuple>> read_lists(const std::string& path, int ranks) {
   if (path.empty()) throw std::invalid_argument("workload lists needs workload.file (a TOML file of tuples)");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw std::invalid_argument(config::not_a_file("workload.file", path));
   toml::table t;
   try {
     t = toml::parse_file(path);
   } catch (const toml::parse_error& e) {
     throw std::invalid_argument("workload.file '" + path + "': " + std::string(e.description()));
   }
+  for (auto&& [key, node] : t)
+    if (key != "ranks")
+      throw std::invalid_argument("workload.file '" + path + "': unknown key " + std::string(key.str()) +
+                                  "; a lists file holds only `ranks` (one [[offset, length], ...] per rank)");
   const toml::array* arr = t["ranks"].as_array();
   if (!arr) throw std::invalid_argument("workload.file '" + path + "' has no array `ranks`");
   if (static_cast<int>(arr->size()) != ranks)
@@ -40,8 +49,10 @@ std::vector<std::vector<Tuple>> read_lists(const std::string& path, int ranks) {
     auto& out = lists.emplace_back();
     for (const auto& node : *tuples) {
       const toml::array* pair = node.as_array();
-      const auto off = pair && pair->size() == 2 ? (*pair)[0].value<std::int64_t>() : std::nullopt;
-      const auto len = pair && pair->size() == 2 ? (*pair)[1].value<std::int64_t>() : std::nullopt;
+      // Integers only: toml++ would also read 4.0 as 4.
+      const bool ints = pair && pair->size() == 2 && (*pair)[0].is_integer() && (*pair)[1].is_integer();
+      const auto off = ints ? (*pair)[0].value<std::int64_t>() : std::nullopt;
+      const auto len = ints ? (*pair)[1].value<std::int64_t>() : std::nullopt;
       if (!off || !len || *off < 0 || *len <= 0)
         throw std::invalid_argument(
             "workload.file '" + path + "': ranks[" + std::to_string(r) +

@@ -3,8 +3,11 @@
 #pragma once
 
 #include <stdlib.h>
+#include <sys/types.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -101,6 +104,50 @@ struct Workspace {
     return out;
   }
 };
+
+/// The pids of the live (not zombie) processes whose parent is `parent`, from /proc.
+inline std::vector<pid_t> children_of(pid_t parent) {
+  std::vector<pid_t> out;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(e.path() / "stat");
+    std::string line;
+    std::getline(stat, line);
+    const auto close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(line.substr(close + 2));
+    char state = 0;
+    int ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == parent && state != 'Z') out.push_back(std::stoi(name));
+  }
+  return out;
+}
+
+/// Starts `/bin/sh -c command` as a child of this process; returns its pid.
+inline pid_t start_shell(const std::string& command) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  return pid;
+}
+
+/// True once none of `pids` runs (gone, or a zombie), waiting up to 5 s.
+inline bool all_gone(const std::vector<pid_t>& pids) {
+  const auto runs = [](pid_t p) {
+    std::ifstream stat("/proc/" + std::to_string(p) + "/stat");
+    std::string line;
+    return std::getline(stat, line) && line.find(") Z") == std::string::npos;
+  };
+  for (int i = 0; i < 100; ++i) {
+    if (std::none_of(pids.begin(), pids.end(), runs)) return true;
+    ::usleep(50000);
+  }
+  return false;
+}
 
 inline bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;

@@ -98,30 +98,13 @@ TEST_CASE("a stopped ciosim run leaves no simulation running and no temporary fi
       CIOSIM_BINARY +
       "' run s.toml --out r --export-file x.dat --set run.algorithm=iec --set workload.bx=1 "
       "--set workload.nx=8388608 >/dev/null 2>&1";
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
+  const pid_t pid = start_shell(cmd);
+  REQUIRE(pid > 0);
   // Wait until the point's child exists (a process whose parent is ciosim), then stop ciosim.
   pid_t child = 0;
   for (int i = 0; i < 200 && child == 0; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    for (const auto& e : fs::directory_iterator("/proc")) {
-      const std::string name = e.path().filename().string();
-      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-      std::ifstream stat(e.path() / "stat");
-      std::string line;
-      std::getline(stat, line);
-      const auto close = line.rfind(')');
-      if (close == std::string::npos) continue;
-      std::istringstream rest(line.substr(close + 2));
-      char state = 0;
-      int ppid = 0;
-      rest >> state >> ppid;
-      if (ppid == pid) child = std::stoi(name);
-    }
+    if (const std::vector<pid_t> c = children_of(pid); !c.empty()) child = c.front();
   }
   REQUIRE(child != 0);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -131,16 +114,7 @@ TEST_CASE("a stopped ciosim run leaves no simulation running and no temporary fi
   CHECK(WIFSIGNALED(status));
   CHECK(WTERMSIG(status) == SIGTERM);
   // The simulating child is gone (killed, then reaped by init), and nothing was left behind.
-  bool gone = false;
-  for (int i = 0; i < 100 && !gone; ++i) {
-    gone = ::kill(child, 0) != 0 || [&] {
-      std::ifstream stat("/proc/" + std::to_string(child) + "/stat");
-      std::string line;
-      std::getline(stat, line);
-      return line.find(") Z") != std::string::npos;  // a zombie no longer runs
-    }();
-    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  const bool gone = all_gone({child});
   CHECK(gone);
   CHECK(hidden_entries(w.root) == std::vector<std::string>{});
   CHECK(!fs::exists(w.root / "r"));

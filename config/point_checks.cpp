@@ -1,0 +1,54 @@
+#include "config/point_checks.hpp"
+
+#include <stdexcept>
+
+#include "algorithms/two_phase/cb_config_list.hpp"
+#include "config/params.hpp"
+#include "config/placement.hpp"
+#include "config/platform_file.hpp"
+
+namespace ciosim::config {
+namespace {
+
+/// Two-phase opens the file with cb_config_list (LAP writes replace it with their own list): the host of
+/// each rank as sim/ names them (node<k>, config/placement.hpp), and ROMIO's rank list from them.
+std::string check_aggregators(const RunSpec& r) {
+  if (r.algorithm != "two-phase" || (r.hints.lap != LapCriterion::None && r.access == Access::Write))
+    return "";
+  std::vector<std::string> hosts;
+  hosts.reserve(static_cast<std::size_t>(r.ranks));
+  for (int k = 0; k < r.ranks; ++k) hosts.push_back("node" + std::to_string(node_of(r, k)));
+  std::vector<int> ranks;
+  try {
+    ranks = cb_config_ranklist(r.hints.cb_config_list, hosts, r.hints.cb_nodes);
+  } catch (const std::invalid_argument& e) {
+    return one_line(e.what());
+  }
+  if (!ranks.empty()) return "";
+  return "hints.cb_config_list " + quote(r.hints.cb_config_list) +
+         " selects no aggregator: the ranks run on hosts node0.." + hosts.back() +
+         " (e.g. \"*:1\", one per host, or \"node0:2\"; a count of 0 takes none)";
+}
+
+}  // namespace
+
+std::string check_point(const RunSpec& r, const MemoryLimit& limit) {
+  if (limit.bytes > 0)
+    if (std::string why = memory_refusal(estimate_memory(r, workload_size(r.workload, r.ranks)), limit);
+        !why.empty())
+      return why;
+  return check_aggregators(r);
+}
+
+std::string check_point_memory(const RunSpec& r, const Distribution& d, const MemoryLimit& limit) {
+  if (limit.bytes <= 0 || workload_size(r.workload, r.ranks).exact) return "";
+  return memory_refusal(estimate_memory(r, d), limit);
+}
+
+std::string out_of_memory_reason(const RunSpec& r) {
+  return "out of memory while building the " + r.workload.kind +
+         " workload's distribution on this machine; make the workload smaller (workload.nx, workload.file, "
+         "run.ranks)";
+}
+
+}  // namespace ciosim::config

@@ -1,0 +1,184 @@
+// What `ciosim` checks before it simulates anything, seen from the command line (issue 13, items 1, 2, 7),
+// and what a stopped `ciosim validate` leaves behind: nothing (item 3).
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
+
+#include "cli_workspace.hpp"
+
+using namespace cli_test;
+
+namespace {
+
+const char* kLists = R"(name = "lists"
+[run]
+algorithm = ["iec", "block"]
+ranks = 4
+platform = "tiny"
+[workload]
+kind = "lists"
+nx = 16
+file = "data/l.toml"
+)";
+
+bool one_line(const std::string& s) {
+  return std::count(s.begin(), s.end(), '\n') == 1;
+}
+
+}  // namespace
+
+TEST_CASE("ciosim run DIR/effective-config.toml reproduces a lists scenario byte for byte", "[cli][config]") {
+  Workspace w;
+  fs::create_directories(w.root / "sc/data");
+  w.write("sc/data/l.toml",
+          "ranks = [ [[0, 1], [7, 2], [12, 1]], [[3, 1], [4, 1], [9, 1], [14, 1]], "
+          "[[1, 1], [5, 1], [10, 1], [15, 1]], [[11, 1], [2, 1], [13, 1], [6, 1]] ]\n");
+  w.write("sc/lists.toml", kLists);
+  const Output first = w.run("run -q sc/lists.toml --out r1");
+  INFO(first.err);
+  REQUIRE(first.code == 0);
+  const Output again = w.run("run -q r1/effective-config.toml --out r2");
+  INFO(again.err);
+  REQUIRE(again.code == 0);
+  for (const char* f : {"results.json", "results.csv", "phases.csv"})
+    CHECK(slurp(w.root / "r1" / f) == slurp(w.root / "r2" / f));
+}
+
+TEST_CASE("a scenario that is a directory, a FIFO or a device is named for what it is", "[cli][config]") {
+  Workspace w;
+  fs::create_directories(w.root / "dir.toml");
+  REQUIRE(::mkfifo((w.root / "fifo.toml").c_str(), 0600) == 0);
+  const std::pair<std::string, std::string> cases[] = {{"dir.toml", "is a directory"},
+                                                       {"fifo.toml", "is a FIFO"},
+                                                       {"/dev/null", "is a device"},
+                                                       {"missing.toml", "not found"}};
+  for (const auto& [path, what] : cases) {
+    INFO(path);
+    const Output r = w.run("run --dry-run " + path);
+    CHECK(r.code == 2);
+    CHECK(one_line(r.err));
+    CHECK(contains(r.err, what));
+  }
+}
+
+TEST_CASE("ciosim list names a malformed platform and still lists the others", "[cli][config]") {
+  Workspace w;
+  w.write("data/platforms/broken.toml", "name = \"broken\"\n[nodes\ncount = 4\n");
+  w.write("data/platforms/zzz.toml", std::string(kPlatform).replace(0, 13, "name = \"zzz\" "));
+  const Output r = w.run("list");
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "broken"));
+  CHECK(contains(r.out, "INVALID"));
+  CHECK(contains(r.out, "tiny"));
+  CHECK(contains(r.out, "zzz"));
+  CHECK(contains(r.out, "Parameters"));  // listed to the end
+  CHECK(one_line(r.err));
+  CHECK(contains(r.err, "broken.toml"));
+}
+
+TEST_CASE("ciosim list states the bounds of counts", "[cli][config]") {
+  Workspace w;
+  const Output r = w.run("list");
+  REQUIRE(r.code == 0);
+  const auto line_of = [&](const std::string& key) {  // with its wrapped help, one space between words
+    std::istringstream lines(r.out);
+    std::string text, line, word;
+    bool in = false;
+    while (std::getline(lines, line)) {
+      if (line.rfind("  " + key + " ", 0) == 0)
+        in = true;
+      else if (in && line.find_first_not_of(' ') < 10)
+        break;
+      if (!in) continue;
+      std::istringstream words(line);
+      while (words >> word) text += word + " ";
+    }
+    return text;
+  };
+  CHECK(contains(line_of("run.iterations"), "(1 to 1000000)"));
+  CHECK(contains(line_of("pvfs.io_servers"), "(1 to 65536)"));
+  CHECK(contains(line_of("platform.nodes"), "(1 to 1048576)"));
+}
+
+TEST_CASE("a --max-memory limit refuses a point in the validation pass, naming it, -j sharing the limit",
+          "[cli][memory]") {
+  Workspace w;
+  Output r = w.run("run --dry-run s.toml --set workload.nx=[1024,268435456] --max-memory 1GiB");
+  CHECK(r.code == 2);
+  CHECK(one_line(r.err));
+  CHECK(contains(r.err, "workload.nx=268435456"));
+  CHECK(contains(r.err, "needs about"));
+  CHECK(!contains(r.err, "workload.nx=1024,"));
+  r = w.run("run --dry-run s.toml --set workload.nx=1048576 --max-memory 1GiB");
+  CHECK(r.code == 0);
+  r = w.run("run --dry-run s.toml --set workload.nx=16777216 --max-memory 1GiB -j 8");
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "-j 8"));
+  r = w.run("run --dry-run --keep-going s.toml --set workload.nx=[1024,268435456] --max-memory 1GiB");
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "skipped point"));
+}
+
+#if !defined(__SANITIZE_ADDRESS__)  // AddressSanitizer cannot run under an address-space limit
+TEST_CASE("running out of memory while building a distribution is one line naming the point",
+          "[cli][memory]") {
+  Workspace w;
+  // The estimate lets it through (--max-memory 1TB); the irregular distribution's per-entry work (8 GB for
+  // one rank's 2e9 owners) then cannot get its memory under a 3 GB address space.
+  w.write("irr.toml",
+          "[run]\nalgorithm = \"block\"\nranks = 1\nplatform = \"tiny\"\n[workload]\nkind = \"irregular\"\n"
+          "nx = [1024, 2000000000]\n");
+  const std::string cmd = "cd '" + w.root.string() + "' && ulimit -v 3000000 && CIOSIM_DATA_DIR='" +
+                          (w.root / "data").string() + "' '" + CIOSIM_BINARY +
+                          "' run --dry-run irr.toml --max-memory 1TB >out.txt 2>err.txt";
+  const int status = std::system(cmd.c_str());
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 2);
+  const std::string err = slurp(w.root / "err.txt");
+  INFO(err);
+  CHECK(one_line(err));
+  CHECK(contains(err, "point 2 of 2 (workload.nx=2000000000): out of memory while building the irregular"));
+}
+#endif
+
+TEST_CASE("a stopped ciosim validate leaves no temporary workspace and no MPI run behind", "[cli][safety]") {
+  Workspace w;
+  // A validate whose MPI run takes a while (IEC, Bx = 1, 4 MiB on 2 ranks, 3 repetitions), stopped by
+  // SIGTERM while its workspace holds the MPI run's files.
+  const std::string cmd = "cd '" + w.root.string() + "' && exec '" + CIOSIM_BINARY + "' validate '" +
+                          CIOSIM_SOURCE_DIR +
+                          "/scenarios/quickstart.toml' -n 2 --repeat 3 --out v --set run.algorithm=iec "
+                          "--set workload.bx=1 --set platform.cores_per_node=2 >/dev/null 2>&1 </dev/null";
+  const pid_t pid = start_shell(cmd);
+  REQUIRE(pid > 0);
+  // Wait until the workspace (.v.validate-XXXXXX) holds the MPI run's log and the launcher runs.
+  fs::path ws;
+  std::vector<pid_t> launcher;
+  for (int i = 0; i < 400 && (ws.empty() || launcher.empty()); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    for (const auto& e : fs::directory_iterator(w.root))
+      if (e.path().filename().string().rfind(".v.validate-", 0) == 0 && fs::exists(e.path() / "mpi.log"))
+        ws = e.path();
+    launcher = children_of(pid);
+  }
+  REQUIRE(!ws.empty());
+  REQUIRE(!launcher.empty());
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  REQUIRE(::kill(pid, SIGTERM) == 0);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGTERM);
+  CHECK(!fs::exists(ws));
+  const bool gone = all_gone(launcher);
+  CHECK(gone);
+  std::vector<std::string> hidden;
+  for (const auto& e : fs::directory_iterator(w.root))
+    if (e.path().filename().string()[0] == '.') hidden.push_back(e.path().filename().string());
+  CHECK(hidden == std::vector<std::string>{});
+}
