@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# ciosim against its raw-SimGrid skeleton (bench/skeleton.cpp) on the same points: IEC, block-cyclic
+# Bx = 1, 4-byte entries, Nx the smallest multiple of Np^2 of at least 4 MiB, platform uc3m-2007 with one
+# rank per node (platform.nodes = Np; MPI and PVFS both on Myrinet: one star zone). Each program runs
+# under /usr/bin/time -v; the table gives wall time and peak RSS of both and their ratio ciosim /
+# skeleton (issue 14's figure of merit), and both simulated executor times (exchanges + pack + write:
+# the skeleton has no inspector) so that the two can be seen to do the same work.
+#
+# ciosim is bounded: a point whose memory estimate (`ciosim run --dry-run --max-memory`) exceeds the
+# limit is not run, a run longer than the time limit is stopped, and a run whose resident memory
+# passes the limit is killed; each shows as "out of reach (reason)". The skeleton has the same limits.
+# From 32,768 ranks on, both get SimGrid's contexts/guard-size:0 and STACK_KIB KiB stacks (default 64;
+# the kernel's limit on memory maps; ciosim through CIOSIM_SIMGRID_CFG). Without guard pages SimGrid
+# takes the stacks from the heap, where a reused stack stays resident: memory grows with the actors
+# alive at once (ranks and PVFS flow and request actors) times the stack size.
+#
+# Usage: bench/bench_skeleton.sh [BUILD_DIR] [NP ...]   (default: build, 256 1024 4096 16384 65536)
+# Environment: TIME_LIMIT (seconds per run, default 600), MEM_LIMIT_GIB (default 10), STACK_KIB (64),
+# KEEP=DIR (keep each run's results.json, skeleton JSON and /usr/bin/time output there).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${1:-build}"
+shift || true
+nps=("$@")
+[ ${#nps[@]} -gt 0 ] || nps=(256 1024 4096 16384 65536)
+time_limit="${TIME_LIMIT:-600}"
+mem_gib="${MEM_LIMIT_GIB:-10}"
+mem_kib=$((mem_gib * 1024 * 1024))
+es=4
+platform=platforms/uc3m-2007.toml
+out="${KEEP:-$(mktemp -d)}"
+mkdir -p "$out"
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$out"' EXIT
+[ -x /usr/bin/time ] || { echo "bench_skeleton: /usr/bin/time is missing (scripts/install-deps.sh installs it)" >&2; exit 2; }
+
+# Runs "$@" under /usr/bin/time -v and timeout, killing it if its resident memory passes the limit.
+# Writes $2.time (time -v output); returns 124 on timeout, 137 when killed for memory.
+bounded() {
+  local tag="$1"
+  shift
+  /usr/bin/time -v -o "$out/$tag.time" timeout "$time_limit" "$@" >"$out/$tag.out" 2>"$out/$tag.err" &
+  local pid=$! rc=0 killed=0
+  while kill -0 "$pid" 2>/dev/null; do
+    local rss
+    rss=$(ps -o rss= --ppid "$(pgrep -P "$pid" | head -1 || echo 0)" 2>/dev/null | awk '{s+=$1} END {print s+0}')
+    if [ "$rss" -gt "$mem_kib" ]; then
+      pkill -KILL -P "$(pgrep -P "$pid" | head -1)" || true
+      killed=1
+    fi
+    sleep 0.5
+  done
+  wait "$pid" || rc=$?
+  [ "$killed" = 1 ] && return 137
+  return "$rc"
+}
+
+wall_of() { awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s}' "$1"; }
+rss_of() { awk -F': ' '/Maximum resident set size/ {printf "%d", $2 / 1024}' "$1"; }
+why() {
+  case "$1" in
+    124) echo "over the ${time_limit} s limit" ;;
+    137) echo "over the ${mem_gib} GiB memory limit" ;;
+    *) tail -1 "$2" | cut -c1-160 ;;
+  esac
+}
+
+printf "| Np | Nx | message | ciosim wall (s) | ciosim peak (MiB) | skeleton wall (s) | skeleton peak (MiB) | wall ratio | memory ratio | executor sim. time ciosim / skeleton (s) |\n"
+printf "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
+for np in "${nps[@]}"; do
+  nx=$((np * np))
+  while [ $((nx * es)) -lt 4194304 ]; do nx=$((nx + np * np)); done
+  msg=$((nx * es / (2 * np)))
+  cfg=()
+  sgcfg=""
+  if [ "$np" -ge 32768 ]; then
+    cfg=(--cfg=contexts/guard-size:0 --cfg=contexts/stack-size:"${STACK_KIB:-64}")
+    sgcfg="contexts/guard-size:0;contexts/stack-size:${STACK_KIB:-64}"
+  fi
+  sets=(--set run.platform=uc3m-2007 --set run.algorithm=iec --set run.ranks="$np" --set platform.nodes="$np"
+        --set workload.kind=block-cyclic --set workload.nx="$nx" --set workload.bx=1
+        --set workload.element_size="$es" --set network.mpi=myrinet --set network.io=myrinet)
+  # ciosim: refused up front when its estimate exceeds the limit, else run bounded.
+  c_wall="-" c_rss="-" c_exec="-" c_note=""
+  rc=0
+  timeout "$time_limit" "$build/ciosim" run scenarios/quickstart.toml -q "${sets[@]}" --dry-run \
+    --max-memory "${mem_gib}GiB" >/dev/null 2>"$out/dry-$np.err" || rc=$?
+  if [ "$rc" = 124 ]; then
+    c_note="out of reach (checking the point alone took over ${time_limit} s)"
+  elif [ "$rc" != 0 ]; then
+    c_note="out of reach ($(sed -n 's/.*needs about \([0-9.]* [GMK]iB\).*/needs about \1 by its own estimate/p' "$out/dry-$np.err" | head -1))"
+  else
+    rc=0
+    CIOSIM_SIMGRID_CFG="$sgcfg" bounded "ciosim-$np" "$build/ciosim" run scenarios/quickstart.toml -q \
+      "${sets[@]}" --out "$out/ciosim-$np" || rc=$?
+    if [ "$rc" = 0 ]; then
+      c_wall=$(wall_of "$out/ciosim-$np.time")
+      c_rss=$(rss_of "$out/ciosim-$np.time")
+      c_exec=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['runs'][0]
+print('%.6f' % sum(p['time_s'] for p in r['phases'] if p['name'].startswith('exchange') or p['name'] in ('pack','write')))" \
+        "$out/ciosim-$np/results.json")
+    else
+      c_note="out of reach ($(why "$rc" "$out/ciosim-$np.err"))"
+    fi
+  fi
+  s_wall="-" s_rss="-" s_exec="-" rc=0
+  bounded "skeleton-$np" "$build/ciosim_skeleton" "$platform" "$np" "$nx" "$es" "${cfg[@]}" || rc=$?
+  if [ "$rc" = 0 ]; then
+    s_wall=$(wall_of "$out/skeleton-$np.time")
+    s_rss=$(rss_of "$out/skeleton-$np.time")
+    s_exec=$(python3 -c "import json,sys; print('%.6f' % json.load(open(sys.argv[1]))['executor_s'])" "$out/skeleton-$np.out")
+  else
+    s_wall="failed ($(why "$rc" "$out/skeleton-$np.err"))"
+  fi
+  if [ -n "$c_note" ]; then
+    printf "| %s | %s | %s B | %s | | %s | %s | | | - / %s |\n" "$np" "$nx" "$msg" "$c_note" "$s_wall" "$s_rss" "$s_exec"
+  elif [ "$s_rss" = "-" ]; then
+    printf "| %s | %s | %s B | %s | %s | %s | | | | %s / - |\n" "$np" "$nx" "$msg" "$c_wall" "$c_rss" "$s_wall" "$c_exec"
+  else
+    printf "| %s | %s | %s B | %s | %s | %s | %s | %.1f | %.1f | %s / %s |\n" "$np" "$nx" "$msg" "$c_wall" "$c_rss" \
+      "$s_wall" "$s_rss" "$(awk "BEGIN {print $c_wall / $s_wall}")" "$(awk "BEGIN {print $c_rss / $s_rss}")" "$c_exec" "$s_exec"
+  fi
+done
