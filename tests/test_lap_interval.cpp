@@ -160,7 +160,7 @@ TEST_CASE("partition files: one rank per line, bad lines and wrong sizes are nam
 TEST_CASE("LAP worked example: mesh1, 8 hosts of one rank, AVN (collective-io-notes §2.3)", "[lap]") {
   // Expected values from the notes: interval -> host 1 2 6 7 0 3 4 5; the data each aggregator holds
   // locally rises from 2,639 to 16,085 mesh nodes (default: interval k aggregated by host k).
-  const std::string path = std::string(CIOSIM_SOURCE_DIR) + "/scenarios/data/bips3d/mesh1-asignacion8";
+  const std::string path = std::string(CIOSIM_SOURCE_DIR) + "/scenarios/data/bips3d/mesh1/asignacion8";
   const Distribution d = mesh(read_partition(path, 47200, 8), 8, 100);
   const Intervals iv = make_intervals(47200, 8);
   CHECK(iv.size == 5900);
