@@ -1,7 +1,8 @@
-// Benchmark (not a test): wall time and peak memory of the comparative study of seed 000 §4.2
-// (scenarios/compare-100mb.toml and compare-500mb.toml), point by point. Each point runs in a forked child
-// (one SimGrid engine per process) whose peak resident memory comes from wait4()'s rusage. Prints Markdown
-// for docs/benchmarks.md: per scenario the total, the time per algorithm, and the heaviest points.
+// Benchmark (not a test): wall time and peak memory of the comparative study of Singh et al., J.
+// Supercomputing 2009, §4.2 (scenarios/compare-100mb.toml and compare-500mb.toml), point by point. Each point
+// runs in a forked child (one SimGrid engine per process) whose peak resident memory comes from wait4()'s
+// rusage. Prints Markdown for docs/benchmarks.md: per scenario the total, the time per algorithm, and the
+// heaviest points.
 //
 //   ciosim_bench_compare [SCENARIO.toml ...]   (default: the two compare scenarios of the source tree)
 #include <sys/resource.h>

@@ -37,7 +37,7 @@ struct Stats {
   std::int64_t meta_msgs = 0;
   std::int64_t data_msgs = 0;
   std::int64_t remote_msgs = 0;
-  std::int64_t local_nodes_in_intervals = 0;  // the notes' measure: nodes of interval k owned by its host
+  std::int64_t local_nodes_in_intervals = 0;  // nodes of interval k owned by its host (the worked example's)
 };
 
 Stats measure(const std::vector<int>& owner, int P, std::int64_t item_bytes, std::int64_t cb,

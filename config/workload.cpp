@@ -70,7 +70,8 @@ std::vector<std::vector<Tuple>> read_lists(const std::string& path, int ranks) {
 }  // namespace
 
 const std::vector<Stem2Preset>& stem2_presets() {
-  // Table 1 of seed 003: Nx, Ny, Nz, Nl, Nph and the size in MB of 4-byte reals (35.7, 71.4, 53.9: MiB).
+  // Table 1 of Multiple-Phase Collective I/O (Singh et al., PDP 2007): Nx, Ny, Nz, Nl, Nph and the size in
+  // MB of 4-byte reals (35.7, 71.4, 53.9: MiB).
   static const std::vector<Stem2Preset> list = {
       {"sl1", 61, 61, 15, 56, 3},  // "a real matrix extracted from simulation environments"
       {"sl2", 61, 61, 15, 56, 6},  // synthetic: twice SL1 along Nph
@@ -192,7 +193,8 @@ const std::vector<WorkloadInfo>& workloads() {
   static const std::vector<WorkloadInfo> list = {
       {"block-cyclic",
        "1-D vector of Nx entries dealt to the ranks in blocks of Bx entries, round-robin (block b on rank "
-       "b mod Np): the generic block-cyclic distribution of the IEC paper (seed 000 §3, Fig. 1)."},
+       "b mod Np): the generic block-cyclic distribution of the IEC paper (Singh et al., J. Supercomputing "
+       "2009, §3, Fig. 1)."},
       {"irregular",
        "1-D vector of Nx entries dealt to the ranks at random (seeded), each rank holding Nx/Np^2 entries of "
        "each of the Np file chunks: an arbitrary offset-length distribution as in the IEC paper's Fig. 11."},
@@ -204,8 +206,8 @@ const std::vector<WorkloadInfo>& workloads() {
        "MPI_Dims_create, as ROMIO's coll_perf does with MPI_Type_create_darray (block = ceil(n/p) per "
        "dimension; trailing ranks may hold less or nothing)."},
       {"stem2",
-       "5-D Fortran (column-major) array SL(x, y, z, l, ph) of 4-byte reals of STEM-II (seed 003 §4, Fig. "
-       "3): "
+       "5-D Fortran (column-major) array SL(x, y, z, l, ph) of 4-byte reals of STEM-II (Singh et al., PDP "
+       "2007, §4, Fig. 3): "
        "workload.nx, ny, nz, nl, nchem or workload.preset = sl1 | sl2 | sl3 (Table 1); the y rows are "
        "block-distributed over the ranks (the first Ny mod Np ranks hold one row more), the other "
        "dimensions are whole."},

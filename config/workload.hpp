@@ -16,7 +16,7 @@ struct WorkloadInfo {
   std::string description;
 };
 
-/// The extents of one of the STEM-II arrays of Multiple-Phase Collective I/O's Table 1 (shared/seeds/003).
+/// The extents of one of the STEM-II arrays of Multiple-Phase Collective I/O's Table 1 (PDP 2007).
 struct Stem2Preset {
   std::string name;  ///< "sl1", ...
   std::int64_t nx, ny, nz, nl, nchem;

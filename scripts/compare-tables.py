@@ -4,7 +4,8 @@
 Usage: scripts/compare-tables.py results/compare-100mb/results.json [more results.json ...]
 
 One table per MPI network: rows Bx, columns sim_time_s of each algorithm, plus IEC's executor alone
-(sim_time_s minus the inspector phase: what seed 000 §4.2 plots for IEC). Every point must be verified.
+(sim_time_s minus the inspector phase: what Singh et al., J. Supercomputing 2009, §4.2, plots for IEC).
+Every point must be verified.
 """
 import json
 import sys

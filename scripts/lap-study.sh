@@ -3,12 +3,14 @@
 # loads 100/200/500, two-phase with lap = none/acn/avn (scenarios/lap-mesh1.toml with --set), 5 iterations,
 # one rank per host of magerit-2008; then the locality counts of build/ciosim_lap_locality per point.
 #
-# Usage: scripts/lap-study.sh BIPS3D_DIR [OUT_DIR=results/lap-study] [RANKS="8 16 32 64"] [MESHES="1 2 3 4"]
-# BIPS3D_DIR holds meshK/asignacionP (one owner rank per mesh node), e.g. a copy of the folder
-# IO-External/ of the public repository rosafilgueira/Optimization_CollectiveIO_MPI.
+# Usage, from the top of the source tree:
+#   scripts/lap-study.sh [BIPS3D_DIR] [OUT_DIR] [RANKS] [MESHES]
+# defaults: scenarios/data/bips3d, results/lap-study, "8 16 32 64", "1 2 3 4".
+# BIPS3D_DIR holds meshK/asignacionP (one owner rank per mesh node); the project ships all sixteen in
+# scenarios/data/bips3d (its README says where they come from).
 # Then: scripts/lap-tables.py OUT_DIR
 set -eu
-data=${1:?usage: scripts/lap-study.sh BIPS3D_DIR [OUT_DIR] [RANKS] [MESHES]}
+data=${1:-scenarios/data/bips3d}
 out=${2:-results/lap-study}
 ranks=${3:-8 16 32 64}
 meshes=${4:-1 2 3 4}

@@ -1,6 +1,6 @@
-// The configuration of the seed-003 additions: run.phases (declared once, range checked per point against
-// the rank count, ignored by the techniques that do not use it), the stem2 workload keys and the Table 1
-// presets, and the shipped stem2-sl1 scenario.
+// The configuration of the Multiple-Phase Collective I/O additions: run.phases (declared once, range
+// checked per point against the rank count, ignored by the techniques that do not use it), the stem2
+// workload keys and the Table 1 presets, and the shipped stem2-sl1 scenario.
 #include <catch2/catch.hpp>
 #include <filesystem>
 

@@ -1,5 +1,5 @@
 // Datatype unit tests: Phy2Log (Fig. 9, Fig. 11), Compute_Datatype (Fig. 12), Compute_Datatype_Intervaled
-// (§3.3.3, Fig. 8), pack/unpack. Paper: Singh et al., J. Supercomputing 47(1), 2009 (shared/seeds/000_*).
+// (§3.3.3, Fig. 8), pack/unpack. Paper: Singh et al., J. Supercomputing 47(1), 2009.
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <stdexcept>

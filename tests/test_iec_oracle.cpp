@@ -1,6 +1,6 @@
 // IEC I/O against the paper's worked examples: Tables 1-4, the datatypes of §3.3.1/§3.3.3, the memory layouts
-// of Figs. 3, 5, 6, 7 (conference version, shared/seeds/002_*) and Fig. 8 (Nx=32).
-// Paper: Singh, Isaila, Pichel, Carretero, J. Supercomputing 47(1):53-75, 2009 (shared/seeds/000_*).
+// of Figs. 3, 5, 6, 7 (the conference version) and Fig. 8 (Nx=32).
+// Paper: Singh, Isaila, Pichel, Carretero, J. Supercomputing 47(1):53-75, 2009.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>

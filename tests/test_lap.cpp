@@ -114,7 +114,7 @@ struct Rng {
 }  // namespace
 
 TEST_CASE("lapjv: the VECPAR slides' 4x4 interval x process benefit matrix", "[lap]") {
-  // Rows = intervals 0-3, columns = processes 0-3 (shared/data/bips3d/README.md, Vecpar.pdf).
+  // Rows = intervals 0-3, columns = processes 0-3 (the VECPAR 2008 slides, Vecpar.pdf in the LAP repository).
   const Matrix b = from_rows({{1, 2, 1, 0}, {0, 1, 3, 0}, {0, 0, 0, 4}, {3, 1, 0, 0}});
   const Assignment a = lapjv_max(b);
   CHECK(a.total == 12);

@@ -1,8 +1,8 @@
 // The LAP aggregator assignment's pure steps (algorithms/lap/aggregation_interval.*) and the mesh
 // workload (algorithms/common/distribution mesh, config/workload read_partition): intervals with and
 // without a remainder, ACN and AVN counts on hand-made meshes, host grouping, the benefit matrix, where
-// the intervals and ROMIO's file domains coincide, and the worked example of
-// shared/reference/collective-io-notes.md §2.3 (mesh1, 8 hosts of one rank, AVN). No simulation.
+// the intervals and ROMIO's file domains coincide, and the worked example of docs/two-phase.md (mesh1, 8
+// hosts of one rank, AVN). No simulation.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -157,10 +157,10 @@ TEST_CASE("partition files: one rank per line, bad lines and wrong sizes are nam
   CHECK_THROWS_WITH(read_partition("", 3, 2), Catch::Contains("needs workload.partition"));
 }
 
-TEST_CASE("LAP worked example: mesh1, 8 hosts of one rank, AVN (collective-io-notes §2.3)", "[lap]") {
-  // Expected values from the notes: interval -> host 1 2 6 7 0 3 4 5; the data each aggregator holds
+TEST_CASE("LAP worked example: mesh1, 8 hosts of one rank, AVN (docs/two-phase.md)", "[lap]") {
+  // Expected values from the worked example: interval -> host 1 2 6 7 0 3 4 5; the data each aggregator holds
   // locally rises from 2,639 to 16,085 mesh nodes (default: interval k aggregated by host k).
-  const std::string path = std::string(CIOSIM_SOURCE_DIR) + "/scenarios/data/bips3d/mesh1-asignacion8";
+  const std::string path = std::string(CIOSIM_SOURCE_DIR) + "/scenarios/data/bips3d/mesh1/asignacion8";
   const Distribution d = mesh(read_partition(path, 47200, 8), 8, 100);
   const Intervals iv = make_intervals(47200, 8);
   CHECK(iv.size == 5900);

@@ -1,7 +1,7 @@
 // Multiple-Phase Collective I/O without a simulator: Fig. 5's pairing, the STEM-II distribution of Fig. 3,
 // the memory layouts of the paper's small examples (Figs. 3 and 4) after each phase, eq. (1)'s exchanged
 // entries, and properties of the closed-form datatypes over uneven layouts (Singh et al.,
-// shared/seeds/003_*.txt). The figures are images the seed's text does not reproduce; the expected layouts
+// PDP 2007). The figures are drawings whose layouts the paper's text does not spell out; the expected layouts
 // below are derived by hand from §4's description (Fortran order, y block-distributed, half of the data
 // swapped with the Fig. 5 partner per phase, received entries stored at their own positions).
 #include <catch2/catch.hpp>

@@ -207,10 +207,11 @@ TEST_CASE("oracle: every technique writes the identical file on a mesh, with and
 
 TEST_CASE("LAP worked example end to end: mesh1 on 8 hosts, AVN, each domain written by the host chosen",
           "[sim][lap]") {
-  // collective-io-notes §2.3: interval -> host 1 2 6 7 0 3 4 5. 47,200 nodes / 8 hosts = 5,900: ROMIO's
-  // domains coincide with the intervals; with one float per node each is 23,600 bytes, one window.
+  // The worked example of docs/two-phase.md: interval -> host 1 2 6 7 0 3 4 5. 47,200 nodes / 8 hosts =
+  // 5,900: ROMIO's domains coincide with the intervals; with one float per node each is 23,600 bytes, one
+  // window.
   RunSpec s =
-      mesh_spec(std::string(CIOSIM_SOURCE_DIR) + "/scenarios/data/bips3d/mesh1-asignacion8", 47200, 1, 8, 8);
+      mesh_spec(std::string(CIOSIM_SOURCE_DIR) + "/scenarios/data/bips3d/mesh1/asignacion8", 47200, 1, 8, 8);
   s.hints.lap = LapCriterion::Avn;
   char name[] = "/tmp/ciosim-trace-XXXXXX";
   const int fd = ::mkstemp(name);

@@ -200,7 +200,7 @@ TEST_CASE("oracle: explicit lists, one rank storing its entries out of file orde
   oracle(w, 4, 4);
 }
 
-TEST_CASE("oracle: stem2 (the STEM-II array of seed 003), Ny divisible by the ranks",
+TEST_CASE("oracle: stem2 (the STEM-II array of Multiple-Phase Collective I/O), Ny divisible by the ranks",
           "[sim][oracle][stem2]") {
   WorkloadSpec w;
   w.kind = "stem2";

@@ -1,4 +1,4 @@
-// The `lists` workload: per-rank (offset, length) tuples from a TOML file (seed 000 Fig. 11).
+// The `lists` workload: per-rank (offset, length) tuples from a TOML file (IEC paper, Fig. 11).
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>

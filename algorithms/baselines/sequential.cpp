@@ -1,6 +1,6 @@
 // Sequential output: gather at rank 0, one contiguous write.
 // Singh, Isaila, Calderón, García, Carretero, "Multiple-Phase Collective I/O Technique for Improving
-// Data Access Locality", PDP 2007 (shared/seeds/003_*.txt),
+// Data Access Locality", PDP 2007,
 // §5: "Both sequential techniques require additional communication operations for gathering the data (as
 // shown labeled with 1st Level in the figures)"; STEM-II's Gather step (Fig. 1).
 #include "algorithms/baselines/sequential.hpp"

@@ -1,5 +1,5 @@
 // Sequential output, the "Sec NFS" / "Sec /tmp" baselines of Multiple-Phase Collective I/O (Singh, Isaila,
-// Calderón, García, Carretero, PDP 2007, shared/seeds/003_*.txt, §5): the whole array is gathered at one
+// Calderón, García, Carretero, PDP 2007, §5): the whole array is gathered at one
 // process (the "1st level" communication of Figs. 9/10; STEM-II's Gather of Fig. 1) and that process writes
 // it with one contiguous write. Which file system it lands on (NFS, a local disk, PVFS) is the platform's.
 #pragma once

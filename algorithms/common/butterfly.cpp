@@ -1,7 +1,7 @@
 // The butterfly pairing and exchange step of IEC I/O and Multiple-Phase Collective I/O.
 // Singh, Isaila, Calderón, García, Carretero, "Multiple-Phase Collective I/O Technique for Improving Data
-// Access Locality", PDP 2007 (seed 003), Fig. 5 and §4 step 3; Singh, Isaila, Pichel, Carretero, J.
-// Supercomputing 47(1):53-75, 2009 (seed 000), Fig. 2 L5-L6.
+// Access Locality", PDP 2007, Fig. 5 and §4 step 3; Singh, Isaila, Pichel, Carretero, J.
+// Supercomputing 47(1):53-75, 2009, Fig. 2 L5-L6.
 #include "algorithms/common/butterfly.hpp"
 
 #include <bit>

@@ -1,9 +1,9 @@
 // The binary-tree (butterfly) pairing and exchange step shared by IEC I/O and Multiple-Phase Collective
 // I/O. Both papers pair the ranks the same way, in the same order:
 //   - D. E. Singh, F. Isaila, A. Calderón, F. García, J. Carretero, "Multiple-Phase Collective I/O Technique
-//     for Improving Data Access Locality", PDP 2007 (shared/seeds/003_*.txt), Fig. 5;
+//     for Improving Data Access Locality", PDP 2007, Fig. 5;
 //   - D. E. Singh, F. Isaila, J. C. Pichel, J. Carretero, "A collective I/O implementation based on
-//     inspector-executor paradigm", J. Supercomputing 47(1):53-75, 2009 (shared/seeds/000_*.txt), Fig. 2 L5.
+//     inspector-executor paradigm", J. Supercomputing 47(1):53-75, 2009, Fig. 2 L5.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +15,7 @@
 
 namespace ciosim::butterfly {
 
-/// Fig. 5 (seed 003): p' = p + 2^ph if p mod 2^(ph+1) < 2^ph, else p - 2^ph. Throws std::invalid_argument
+/// Fig. 5 (PDP 2007): p' = p + 2^ph if p mod 2^(ph+1) < 2^ph, else p - 2^ph. Throws std::invalid_argument
 /// unless rank >= 0 and 0 <= ph <= 30.
 int partner(int r, int ph);
 /// True when r is the lower rank of its phase-ph pair (r mod 2^(ph+1) < 2^ph, i.e. bit ph of r is 0).

@@ -45,7 +45,7 @@ Distribution block3d(std::int64_t gx, std::int64_t gy, std::int64_t gz, int np);
 /// np > 0 and 0 <= p < np; throws std::invalid_argument otherwise.
 std::pair<std::int64_t, std::int64_t> block_rows(std::int64_t n, int np, int p);
 
-/// A STEM-II array SL(x, y, z, l, ph) of Multiple-Phase Collective I/O (Singh et al., shared/seeds/003_*.txt,
+/// A STEM-II array SL(x, y, z, l, ph) of Multiple-Phase Collective I/O (Singh et al., PDP 2007,
 /// §4, Fig. 3): Nx*Ny*Nz*Nl*Nph entries in Fortran (column-major) order, so entry (x, y, z, l, ph) is
 /// x + Nx*(y + Ny*(z + Nz*(l + Nl*ph))); y is block-distributed over the ranks (block_rows), the other
 /// dimensions are whole. Rank p's datatype is the single tuple {y0*Nx, (y1-y0)*Nx} replicated Nz*Nl*Nph

@@ -1,7 +1,7 @@
 // Inspector-Executor Collective I/O (IEC I/O).
 // Singh, Isaila, Pichel, Carretero, "A collective I/O implementation based on inspector-executor
-// paradigm", The Journal of Supercomputing 47(1):53-75, 2009 (shared/seeds/000_*.txt); conference
-// version in shared/seeds/002_*.txt.
+// paradigm", The Journal of Supercomputing 47(1):53-75, 2009, and its earlier conference version by the
+// same authors.
 //
 // Inspector and executor are separate so that one plan serves many writes (the paper's amortisation).
 #pragma once

@@ -43,7 +43,7 @@ int num_phases(int np) {
 }
 
 int partner(int r, int ph) {
-  return butterfly::partner(r, ph);  // L5: the pairing of Multiple-Phase Collective I/O's Fig. 5 (seed 003)
+  return butterfly::partner(r, ph);  // L5: the pairing of Multiple-Phase Collective I/O's Fig. 5 (PDP 2007)
 }
 
 std::int64_t alloc_offset(int r, std::int64_t nx, int np) {

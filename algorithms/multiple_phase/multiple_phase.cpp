@@ -1,6 +1,6 @@
 // Multiple-Phase Collective I/O: closed-form datatypes, the exchange phases and the write.
 // D. E. Singh, F. Isaila, A. Calderón, F. García, J. Carretero, "Multiple-Phase Collective I/O Technique for
-// Improving Data Access Locality", 15th Euromicro PDP, 2007 (shared/seeds/003_*.txt; STEM-II), §4: steps 1-3
+// Improving Data Access Locality", 15th Euromicro PDP, 2007 (STEM-II), §4: steps 1-3
 // of each communication phase (datatype generation, Fig. 5's target processor, the exchange of half the
 // data), then the output phase.
 #include "algorithms/multiple_phase/multiple_phase.hpp"

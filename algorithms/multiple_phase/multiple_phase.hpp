@@ -1,6 +1,6 @@
 // Multiple-Phase Collective I/O.
 // D. E. Singh, F. Isaila, A. Calderón, F. García, J. Carretero, "Multiple-Phase Collective I/O Technique for
-// Improving Data Access Locality", 15th Euromicro PDP, 2007 (shared/seeds/003_*.txt; STEM-II), §4, Figs. 3-5,
+// Improving Data Access Locality", 15th Euromicro PDP, 2007 (STEM-II), §4, Figs. 3-5,
 // eq. (1).
 //
 // The array is a regular distribution: W planes of P entries (for STEM-II's SL(x, y, z, l, ph) a plane is

@@ -14,7 +14,8 @@ constexpr double kTcpOverEthernetEfficiency = 1460.0 / 1538.0;
 std::vector<NetworkProfile> make_profiles() {
   std::vector<NetworkProfile> v;
 
-  // Myrinet-2000 with GM and MPICH-GM, as in the uc3m-2007 cluster (seed 000 §4).
+  // Myrinet-2000 with GM and MPICH-GM, as in the uc3m-2007 cluster (Singh et al., J. Supercomputing 2009,
+  // §4).
   v.push_back(NetworkProfile{
       .name = "myrinet",
       .description = "Myrinet-2000 (2 Gb/s links, crossbar switch) with GM/MPICH-GM, PCI-64 NICs (2003-2007)",
