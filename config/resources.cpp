@@ -10,6 +10,7 @@
 
 #include "algorithms/common/bench_distributions.hpp"
 #include "algorithms/common/distribution.hpp"
+#include "algorithms/sequence.hpp"
 #include "config/params.hpp"
 
 namespace ciosim::config {
@@ -28,6 +29,20 @@ double payload_factor(const std::string& technique) {
   return 2.5;
 }
 
+/// The bytes a sequence's file spans (its last step's end) when one step is `step` bytes; `step` without a
+/// sequence, or for a sequence the point's own checks refuse.
+double sequence_extent(const std::string& sequence, double step) {
+  if (sequence.empty() || step <= 0 || step > 1e15) return step;
+  try {
+    double last = 0;
+    for (const StepAccess& a : sequence_accesses(parse_sequence(sequence), static_cast<Offset>(step)))
+      last = std::max(last, static_cast<double>(a.position));
+    return last + step;
+  } catch (const std::invalid_argument&) {
+    return step;
+  }
+}
+
 }  // namespace
 
 MemoryEstimate estimate_memory(const RunSpec& spec, const Distribution& d) {
@@ -43,7 +58,18 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
   const double tuples = size.tuples;
   const double payload = payload_factor(spec.algorithm) * file;  // doubles: no wrap-around
   const double lists = kPerTuple * tuples;
-  const double total = kBaseBytes + kPerRank * spec.ranks + kPerNode * spec.platform.nodes + payload + lists;
+  // An operation sequence keeps every step it writes in the file store (one step is counted above), and
+  // view-based I/O's pools hold real bytes: up to hints.vb_pool_size per aggregator, at most the file.
+  const double extent = sequence_extent(spec.sequence, file);
+  const double steps = extent - file;
+  double pools = 0;
+  if (spec.algorithm == "view-based") {
+    const int aggs =
+        spec.hints.vb_aggregators > 0 ? std::min(spec.hints.vb_aggregators, spec.ranks) : spec.ranks;
+    pools = std::min(static_cast<double>(spec.hints.vb_pool_size) * aggs, extent);
+  }
+  const double total =
+      kBaseBytes + kPerRank * spec.ranks + kPerNode * spec.platform.nodes + payload + lists + steps + pools;
   MemoryEstimate e;
   e.bytes = total >= 9.2e18 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(total);
   char buf[64];
@@ -51,6 +77,12 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
   e.detail = format_bytes(e.bytes) + ": " + buf + " x the " +
              format_bytes(static_cast<std::int64_t>(std::min(file, 9.2e18))) +
              " file (file store, verification copy, ranks' data, " + spec.algorithm + "'s buffers)";
+  if (steps > 0)
+    e.detail += " + " + format_bytes(static_cast<std::int64_t>(std::min(steps, 9.2e18))) +
+                " of the sequence's other steps";
+  if (pools > 0)
+    e.detail += " + " + format_bytes(static_cast<std::int64_t>(std::min(pools, 9.2e18))) +
+                " of view-based's cached buffers";
   if (lists >= 0.1 * total)
     e.detail +=
         " + " + format_bytes(static_cast<std::int64_t>(std::min(lists, 9.2e18))) + " of offset-length tuples";

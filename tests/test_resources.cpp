@@ -37,6 +37,25 @@ TEST_CASE("estimate_memory: grows with the file, more for the butterfly techniqu
   CHECK(eb.detail.find("2.5 x the 256.0 MiB file") != std::string::npos);
 }
 
+TEST_CASE("estimate_memory: a sequence's steps stay in the file store, view-based's pools hold bytes") {
+  RunSpec one = point("two-phase", 1 << 24);  // 64 MiB a step
+  const Distribution d = block_cyclic(one.workload.nx, 4, 64);
+  const auto e1 = estimate_memory(one, d);
+  RunSpec forty = one;
+  forty.sequence = "open (write next)*40 close";  // 40 steps: 39 more in the file store
+  const auto e40 = estimate_memory(forty, d);
+  CHECK(e40.bytes - e1.bytes == 39LL * (64 << 20));
+  CHECK(e40.detail.find("2.4 GiB of the sequence's other steps") != std::string::npos);
+  RunSpec viewed = one;
+  viewed.sequence = "open write view:1048576 write close";  // a view 1 MiB further: one more MiB
+  CHECK(estimate_memory(viewed, d).bytes - e1.bytes == 1LL << 20);
+  RunSpec vb = forty;
+  vb.algorithm = "view-based";  // 4 aggregators x 64 MiB of pool (the default), less than the 2.5 GiB file
+  CHECK(estimate_memory(vb, d).bytes - e40.bytes == 4LL * (64 << 20));
+  vb.hints.vb_pool_size = 1LL << 30;  // pools larger than the file: at most the file's 2.5 GiB
+  CHECK(estimate_memory(vb, d).bytes - e40.bytes == 40LL * (64 << 20));
+}
+
 TEST_CASE("estimate_memory: a file past 2^63 bytes saturates instead of wrapping") {
   RunSpec r = point("block", std::int64_t{1} << 61);
   r.workload.element_size = 64;
