@@ -9,6 +9,7 @@
 #include "algorithms/common/bench_distributions.hpp"
 #include "algorithms/common/distribution.hpp"
 #include "algorithms/two_phase/two_phase.hpp"
+#include "algorithms/view_based/view_based.hpp"
 
 using namespace ciosim;
 
@@ -182,4 +183,28 @@ TEST_CASE(
   }
   CHECK(pairs == 52044);
   CHECK(message_bytes == 52044 * 16);  // 832,704 bytes per write (modern ROMIO)
+}
+
+// View-based's side of Table I, by hand: a rank ships its view once per open to every other aggregator
+// (every rank aggregates in BT-IO's runs). Flattened, a view is one (offset, length) tuple per contiguous
+// run of the rank's cells: the same q*n^2 = 52,020 runs as above (no domain cuts: views are not split),
+// and the shipped form is 5 + 2 x tuples 8-byte words. Over the two opens: 2 x (P - 1) x 8 x (5 P + 2 x
+// 52,020) = 39,999,360 bytes (39,062 KiB), against two-phase's 80 x 832,704 = 66,616,320 bytes. The paper's
+// Table I has 229.30 KB for view-based: its views are compact datatype descriptions (docs/reproduction.md).
+TEST_CASE("Table I by hand: view-based ships 104,165 view words per open for BT-IO class B on 25 ranks",
+          "[distribution][btio][view-based]") {
+  const int P = 25;
+  const Distribution d = btio(102, P);
+  std::int64_t tuples = 0, words = 0;
+  for (int r = 0; r < P; ++r) {
+    bool in_order = true;
+    const view_based::View v = view_based::make_view(d.per_rank[static_cast<std::size_t>(r)], 8, 0, in_order);
+    CHECK(in_order);  // BT-IO's ranks store their cells in file order: no memory permutation
+    tuples +=
+        static_cast<std::int64_t>(v.filetype.tuples.size()) * std::max<std::int64_t>(v.filetype.count, 1);
+    words += static_cast<std::int64_t>(view_based::serialize(v).size());
+  }
+  CHECK(tuples == 52020);
+  CHECK(words == 5 * P + 2 * 52020);
+  CHECK(2 * (P - 1) * 8 * words == 39999360);
 }
