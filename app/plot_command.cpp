@@ -46,7 +46,8 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& o) {
                    "auto (default: the sweep's curves when a numeric key varies, phase bars up to 40 runs), "
                    "sweep, phases or all");
   plot->add_option("--x", o.x, "Key on the x axis (default: the numeric swept key with most values)");
-  plot->add_option("--y", o.y, "Value on the y axis (default: sim_time_s; e.g. phase:write)");
+  plot->add_option("--y", o.y, "Value on the y axis (default: sim_time_s; e.g. phase:write, or op:write for an operation sequence's "
+                  "total of its writes)");
   plot->add_option("--group", o.group, "Key whose values are separate lines (repeatable)")
       ->allow_extra_args(false);
   plot->add_option("--panels", o.panels, "Key whose values are separate panels (repeatable)")

@@ -70,7 +70,8 @@ def load_results(path):
 
 def run_keys(run):
     """Every key one can plot or group by for this run, with its value: the params, the run's scalar
-    fields under their parameter names, and its numeric results (sim_time_s, phase:NAME, bytes.*)."""
+    fields under their parameter names, and its numeric results (sim_time_s, phase:NAME, op:KIND for an
+    operation sequence's totals, bytes.*)."""
     keys = {}
     for k in RUN_SCALARS:
         if k in run:
@@ -84,6 +85,9 @@ def run_keys(run):
         t = phase_time(ph)
         if t is not None and "name" in ph:
             keys["phase:" + str(ph["name"])] = t
+    for k, v in (run.get("operation_totals_s") or {}).items():
+        if isinstance(v, (int, float)):
+            keys["op:" + k] = v
     for k, v in (run.get("bytes") or {}).items():
         if isinstance(v, (int, float)):
             keys["bytes." + k] = v
@@ -144,7 +148,7 @@ def varying_keys(rows):
     order = []
     for r in rows:
         for k in r:
-            if k not in order and not k.startswith("phase:") and not k.startswith("bytes.") \
+            if k not in order and not k.startswith(("phase:", "op:", "bytes.")) \
                     and k not in TOTAL_TIME_KEYS:
                 order.append(k)
     return [k for k in order if len(distinct(r.get(k) for r in rows)) > 1]
@@ -314,6 +318,8 @@ def axis_label(y):
         return "simulated time (s)"
     if y.startswith("phase:"):
         return f"phase {y[6:]} (s, max over ranks)"
+    if y.startswith("op:"):
+        return f"all {y[3:]} operations (s, sum of the slowest rank's)"
     return y
 
 
@@ -378,7 +384,7 @@ def main(argv):
                     help="what to draw: auto (a sweep's curves when a numeric key varies, and phase bars "
                          "for up to 40 runs), sweep, phases or all")
     ap.add_argument("--x", help="the key on the x axis (default: the numeric swept key with most values)")
-    ap.add_argument("--y", help="the value on the y axis (default: sim_time_s; e.g. phase:write)")
+    ap.add_argument("--y", help="the value on the y axis (default: sim_time_s; e.g. phase:write, op:write)")
     ap.add_argument("--group", action="append", help="a key whose values are separate lines (repeatable; "
                     "default: run.algorithm and the other swept keys)")
     ap.add_argument("--panels", action="append", help="a key whose values are separate panels "

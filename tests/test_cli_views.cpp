@@ -214,6 +214,17 @@ TEST_CASE("ciosim plot draws a results folder into SVG and PNG, byte-identical a
   REQUIRE(b.code == 0);
   CHECK(count(slurp(w.root / "again/sweep.svg"), "id=\"ciosim-series-") == 1);
 
+  // An operation sequence's totals on the y axis (op:KIND).
+  REQUIRE(w.run("run -q s.toml --out seq --set run.algorithm=block --set 'run.sequence=open (write next)*3 "
+                "close'").code == 0);
+  const Output o = w.run("plot seq --kind sweep --y op:write --out again --format svg");
+  INFO(o.err);
+  REQUIRE(o.code == 0);
+  const std::string ops = slurp(w.root / "again/sweep.svg");
+  CHECK(count(ops, "id=\"ciosim-series-") == 1);
+  CHECK(contains(ops, "all write operations"));
+  CHECK(w.run("plot seq --y op:read").code == 2);  // the sequence has no read: no such value
+
   for (const char* bad : {"plot nowhere", "plot data", "plot res --x workload.colour", "plot res --kind pie",
                           "plot res --where run.algorithm=romio", "plot res --out nowhere", "plot"}) {
     const Output e = w.run(bad);
