@@ -266,10 +266,11 @@ std::string results_table(const std::vector<RunResult>& runs) {
     for (std::size_t i = 0; i < runs.size(); ++i) {
       if (runs[i].operations.empty()) continue;
       out << "  " << i + 1 << ":";
-      for (const auto& [name, t] : operation_totals(runs[i])) {
+      for (const auto& total : operation_totals(runs[i])) {
+        const std::string& kind = total.first;
         const auto n = std::count_if(runs[i].operations.begin(), runs[i].operations.end(),
-                                     [&](const OperationTime& o) { return operation_kind(o.name) == name; });
-        out << " " << name << (n > 1 ? " x" + std::to_string(n) : "") << " " << fixed(t) << ";";
+                                     [&](const OperationTime& o) { return operation_kind(o.name) == kind; });
+        out << " " << kind << (n > 1 ? " x" + std::to_string(n) : "") << " " << fixed(total.second) << ";";
       }
       out << "\n";
     }
