@@ -86,10 +86,13 @@ Request SimProcess::do_isend(int dst, int tag, std::span<const std::byte> buf) {
   sg4::Mailbox* mb = mailbox(rank_, dst, tag, e);
   const auto bytes = static_cast<std::uint64_t>(buf.size());
   const Request r{next_id_++};
+  CommStats* st = world_.comm_stats.get();
   if (e) {
+    if (st) env->stat = st->add_eager(sg4::Engine::get_clock(), dst, current_);
     mb->put_init(env, bytes)->detach();  // eager: complete locally; the receiver owns the envelope
     pending_[r.id] = Pending{};
   } else {
+    if (st) st->hold(rank_, 1);
     env->refs = 2;
     pending_[r.id] = Pending{mb->put_async(env, bytes), nullptr, env, {}, false};
   }
@@ -106,6 +109,10 @@ Request SimProcess::do_irecv(int src, int tag, std::span<std::byte> buf) {
   p.peer = src;
   p.tag = tag;
   p.comm = mailbox(src, rank_, tag, eager(buf.size()))->get_async<Envelope>(&p.in);
+  if (CommStats* st = world_.comm_stats.get()) {
+    st->hold(rank_, 1);
+    if (eager(buf.size())) st->matched(rank_);
+  }
   return r;
 }
 
@@ -114,7 +121,13 @@ void SimProcess::do_wait(Request& r) {
   auto it = pending_.find(r.id);
   if (it == pending_.end()) throw std::logic_error("wait on an unknown request");
   Pending& p = it->second;
-  if (p.comm) p.comm->wait();
+  CommStats* st = world_.comm_stats.get();
+  const double called = sg4::Engine::get_clock();
+  if (p.comm) {
+    if (st) st->wait(rank_);
+    p.comm->wait();
+    if (st) st->hold(rank_, -1);
+  }
   if (p.out) {  // rendezvous send complete: the buffer may be reused from here on
     Envelope* env = p.out;
     if (!env->consumed && env->size > 0 && env->copy.empty()) {
@@ -127,6 +140,11 @@ void SimProcess::do_wait(Request& r) {
     Envelope* env = p.in;
     const std::size_t size = env->size;
     note_message(p, size);
+    if (st && env->stat >= 0) {
+      CommStats::Eager& m = st->eager[static_cast<std::size_t>(env->stat)];
+      m.finished = p.comm->get_finish_time();
+      m.waited = called;
+    }
     if (size == p.dest.size() && size) std::memcpy(p.dest.data(), env->data, size);
     env->consumed = true;
     if (--env->refs == 0) delete env;

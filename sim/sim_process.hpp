@@ -27,7 +27,8 @@ struct Envelope {
   /// (the receiver may still be waiting on an earlier request) copies its buffer into `copy` first, because
   /// MPI lets it reuse the buffer once the send is complete. Eager: the receiver's reference only.
   int refs = 1;
-  bool consumed = false;  ///< the receiver has copied the data out
+  bool consumed = false;   ///< the receiver has copied the data out
+  std::int64_t stat = -1;  ///< eager, with CIOSIM_COMM_STATS: the message's CommStats entry
 };
 
 class SimProcess final : public Process {
