@@ -29,7 +29,8 @@ void CommStats::wait(int rank) {
 }
 
 void CommStats::report(std::ostream& out) const {
-  // Sweep the eager messages' [posted, finished) intervals: the maestro list's length at each moment.
+  // Sweep the eager messages' [posted, finished) intervals: how many are in flight at each moment, and
+  // the scans of that many nodes their completions cost when they were detached.
   // Starts sort before ends at equal times (a message is in the list when a same-time one finishes).
   std::vector<std::pair<double, int>> ev;  // (time, +1 start / -1 end / 0 late wait: a second scan)
   ev.reserve(eager.size() * 3);
@@ -64,12 +65,12 @@ void CommStats::report(std::ostream& out) const {
     umean += static_cast<double>(unmatched_max[r]);
   }
   const auto n = static_cast<double>(std::max<std::size_t>(held_max.size(), 1));
-  out << "comm-stats: eager (detached) messages " << eager.size() << " (by call:";
+  out << "comm-stats: eager messages " << eager.size() << " (by call:";
   for (const auto& [call, count] : eager_by_call) out << " " << call << " " << count;
   out << ")\n"
-      << "comm-stats: maestro list: max " << max_len << ", time-mean " << (span > 0 ? area / span : 0)
-      << ", scans " << scans << ", mean length per scan " << (scans > 0 ? scanned / scans : 0)
-      << ", nodes visited " << scanned << "\n"
+      << "comm-stats: eager messages in flight (the maestro list when detached): max " << max_len
+      << ", time-mean " << (span > 0 ? area / span : 0) << ", scans " << scans << ", mean length per scan "
+      << (scans > 0 ? scanned / scans : 0) << ", nodes visited " << scanned << "\n"
       << "comm-stats: rank lists (held comms): max over ranks of the peak " << hmax << ", mean peak "
       << hmean / n << "; waits " << waits << ", mean length per wait "
       << (waits > 0 ? held_at_wait_sum / static_cast<double>(waits) : 0) << ", nodes visited "

@@ -1,10 +1,9 @@
-// Diagnostics for issue 14 item 4 (CIOSIM_COMM_STATS=1): how many SimGrid communications each list
-// that SimGrid 3.32 scans on every completion holds. In 3.32 a detached send sits in the maestro's
-// pending-activity list (one list for the whole simulation) from its start until its transfer ends, and
-// every completion of a detached comm removes it from that list with a full scan (and once more when
-// the receiver waits on it after the transfer ended); a non-detached comm sits in its waiting actor's
-// own list. Eager sends are the only detached comms ciosim makes, so the maestro list's length over time
-// follows from each eager message's start and transfer end, which the receiver sees.
+// Diagnostics for issue 14 item 4 (CIOSIM_COMM_STATS=1): how long the lists are that SimGrid 3.32 scans
+// on every completion. A comm sits in the pending-activity list of each actor that posted it until that
+// actor waits on it (a test does not take it off), and a detached comm sits instead in the maestro's
+// single list until its transfer ends; every removal is a full std::list::remove. Until 2026-11-25
+// ciosim's eager sends were detached, so that list held every eager message in flight in the whole
+// simulation; the line "eager messages in flight" gives what it held then (nothing is detached now).
 #pragma once
 
 #include <cstdint>
@@ -17,7 +16,7 @@ namespace ciosim::sim {
 
 struct CommStats {
   struct Eager {
-    double posted = 0;     ///< the detached send started
+    double posted = 0;     ///< the send started
     double finished = -1;  ///< its transfer ended (the receiver's comm finish time)
     double waited = -1;    ///< the receiver called wait
   };
@@ -27,7 +26,8 @@ struct CommStats {
         unmatched(static_cast<std::size_t>(ranks)),
         unmatched_max(static_cast<std::size_t>(ranks)) {}
   std::vector<Eager> eager;
-  /// Per rank: kernel comms the rank holds (posted receives, rendezvous sends): its actor's own list.
+  /// Per rank: kernel comms the rank holds (posted receives, rendezvous sends, eager sends not yet
+  /// released): its actor's own list.
   std::vector<std::int64_t> held, held_max;
   /// Per rank: eager messages sent to it and not yet matched by a receive (its permanent mailboxes).
   std::vector<std::int64_t> unmatched, unmatched_max;
