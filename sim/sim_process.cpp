@@ -50,7 +50,23 @@ void SimProcess::note_message(const Pending& p, std::size_t bytes) {
   log.message(activity::Message{p.peer, rank_, p.tag, static_cast<std::int64_t>(bytes), s, e, current_});
 }
 
+void SimProcess::release_eager_sends() {
+  // Drop the eager sends whose transfer has ended (the engine has set their finish time), oldest first, so
+  // that this rank's list stays short: SimGrid scans it on each of the rank's completions. Only a wait
+  // takes a comm off its actor's list (a test does not), and on an ended comm it returns at once.
+  while (!eager_sent_.empty() && eager_sent_.front()->get_finish_time() >= 0) {
+    eager_sent_.front()->wait();
+    eager_sent_.pop_front();
+    if (CommStats* st = world_.comm_stats.get()) st->hold(rank_, -1);
+  }
+}
+
 void SimProcess::finish() {
+  // Release the eager sends: each is done or ends on its own (its receiver is permanent), so waiting here,
+  // after the rank's last call and outside any record, changes no simulated time; an actor that ended
+  // with a comm in flight would cancel it.
+  for (const sg4::CommPtr& c : eager_sent_) c->wait();
+  eager_sent_.clear();
   RankRecord& rec = world_.records[static_cast<std::size_t>(rank_)];
   rec.counters = counters();
   rec.trace = trace();
@@ -86,10 +102,20 @@ Request SimProcess::do_isend(int dst, int tag, std::span<const std::byte> buf) {
   sg4::Mailbox* mb = mailbox(rank_, dst, tag, e);
   const auto bytes = static_cast<std::uint64_t>(buf.size());
   const Request r{next_id_++};
+  CommStats* st = world_.comm_stats.get();
   if (e) {
-    mb->put_init(env, bytes)->detach();  // eager: complete locally; the receiver owns the envelope
+    if (st) env->stat = st->add_eager(sg4::Engine::get_clock(), dst, current_);
+    // Eager: complete locally; the receiver owns the envelope. Not detached: SimGrid 3.32 keeps every
+    // detached comm of the simulation in one list (the maestro's) and scans it whole on each completion,
+    // which made the cost of a message grow with all the eager messages in flight (issue 14 item 4). A
+    // comm this rank holds sits in its own list instead, until the rank waits on it: release_eager_sends
+    // does once its transfer has ended, finish() at the end. The transfer is the same one (started at once
+    // towards the permanent receiver), so simulated times do not change.
+    eager_sent_.push_back(mb->put_async(env, bytes));
+    if (st) st->hold(rank_, 1);
     pending_[r.id] = Pending{};
   } else {
+    if (st) st->hold(rank_, 1);
     env->refs = 2;
     pending_[r.id] = Pending{mb->put_async(env, bytes), nullptr, env, {}, false};
   }
@@ -106,6 +132,10 @@ Request SimProcess::do_irecv(int src, int tag, std::span<std::byte> buf) {
   p.peer = src;
   p.tag = tag;
   p.comm = mailbox(src, rank_, tag, eager(buf.size()))->get_async<Envelope>(&p.in);
+  if (CommStats* st = world_.comm_stats.get()) {
+    st->hold(rank_, 1);
+    if (eager(buf.size())) st->matched(rank_);
+  }
   return r;
 }
 
@@ -114,7 +144,16 @@ void SimProcess::do_wait(Request& r) {
   auto it = pending_.find(r.id);
   if (it == pending_.end()) throw std::logic_error("wait on an unknown request");
   Pending& p = it->second;
-  if (p.comm) p.comm->wait();
+  CommStats* st = world_.comm_stats.get();
+  const double called = sg4::Engine::get_clock();
+  // Only when this rank is about to block: releasing costs answered simcalls, and spending them while
+  // the rank would run on could reorder it against the other ranks at the same instant.
+  if (p.comm && p.comm->get_finish_time() < 0) release_eager_sends();
+  if (p.comm) {
+    if (st) st->wait(rank_);
+    p.comm->wait();
+    if (st) st->hold(rank_, -1);
+  }
   if (p.out) {  // rendezvous send complete: the buffer may be reused from here on
     Envelope* env = p.out;
     if (!env->consumed && env->size > 0 && env->copy.empty()) {
@@ -127,6 +166,11 @@ void SimProcess::do_wait(Request& r) {
     Envelope* env = p.in;
     const std::size_t size = env->size;
     note_message(p, size);
+    if (st && env->stat >= 0) {
+      CommStats::Eager& m = st->eager[static_cast<std::size_t>(env->stat)];
+      m.finished = p.comm->get_finish_time();
+      m.waited = called;
+    }
     if (size == p.dest.size() && size) std::memcpy(p.dest.data(), env->data, size);
     env->consumed = true;
     if (--env->refs == 0) delete env;

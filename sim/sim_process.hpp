@@ -6,6 +6,7 @@
 // File access goes to the platform's file system through the file-system seam (sim_file.cpp).
 #pragma once
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -27,7 +28,8 @@ struct Envelope {
   /// (the receiver may still be waiting on an earlier request) copies its buffer into `copy` first, because
   /// MPI lets it reuse the buffer once the send is complete. Eager: the receiver's reference only.
   int refs = 1;
-  bool consumed = false;  ///< the receiver has copied the data out
+  bool consumed = false;   ///< the receiver has copied the data out
+  std::int64_t stat = -1;  ///< eager, with CIOSIM_COMM_STATS: the message's CommStats entry
 };
 
 class SimProcess final : public Process {
@@ -36,7 +38,8 @@ class SimProcess final : public Process {
   int rank() const override { return rank_; }
   int size() const override { return static_cast<int>(world_.rank_hosts.size()); }
   std::string host() const override;
-  /// Copies this rank's counters and call trace into the world's record (phase marks go there directly).
+  /// Releases the rank's eager sends and copies its counters and call trace into the world's record (phase
+  /// marks go there directly).
   void finish();
 
  protected:
@@ -95,9 +98,11 @@ class SimProcess final : public Process {
   void note_message(const Pending& p, std::size_t bytes);
   sg4::Mailbox* mailbox(int src, int dst, int tag, bool eager) const;
   bool eager(std::size_t bytes) const;
+  void release_eager_sends();
   World& world_;
   int rank_;
   std::map<std::int64_t, Pending> pending_;
+  std::deque<sg4::CommPtr> eager_sent_;  ///< eager sends not yet released (see do_isend)
   std::int64_t next_id_ = 0;
   int depth_ = 0;             ///< Process calls in progress (Activity)
   const char* current_ = "";  ///< the outermost one's name

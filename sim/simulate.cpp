@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <stdexcept>
 
@@ -64,6 +65,7 @@ void rank_main(World& w, const std::function<void(Process&)>& body, const sg4::B
   rec.end = sg4::Engine::get_clock();
   p.finish();
   ++w.finished;
+  if (w.comm_stats && w.finished == static_cast<int>(w.records.size())) w.comm_stats->report(std::cerr);
 }
 
 /// A run that ended with ranks still waiting (SimGrid found a deadlock: with absurd platform values the
@@ -160,6 +162,7 @@ RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& bod
   register_ranks(w);
   if (initial_file) w.file.write(0, *initial_file);
   w.records.resize(static_cast<std::size_t>(spec.ranks));
+  if (std::getenv("CIOSIM_COMM_STATS")) w.comm_stats = std::make_unique<CommStats>(spec.ranks);
   w.fs->start();
   auto start = sg4::Barrier::create(static_cast<unsigned>(spec.ranks));
   for (int r = 0; r < spec.ranks; ++r)

@@ -16,6 +16,7 @@
 #include "models/filesystem/file_store.hpp"
 #include "models/filesystem/file_system_sim.hpp"
 #include "models/network/profiles.hpp"
+#include "sim/comm_stats.hpp"
 
 namespace ciosim::sim {
 
@@ -40,6 +41,7 @@ struct World {
   int finished = 0;                 ///< ranks whose actor ran to its end
   std::vector<std::string> errors;  ///< exceptions caught inside actors, reported after run()
   bool out_of_memory = false;       ///< an actor's allocation failed (rethrown as std::bad_alloc after run())
+  std::unique_ptr<CommStats> comm_stats;  ///< CIOSIM_COMM_STATS=1: list lengths, reported on stderr
 };
 
 }  // namespace ciosim::sim
