@@ -371,6 +371,19 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ciosim_skeleton: %s\n", e.what());
     return 2;
   }
+  // The engine settings ciosim takes from CIOSIM_SIMGRID_CFG ("key:value;key:value"), so that both run on
+  // the same context factory (the sanitizer CI sets contexts/factory:thread: ASan cannot follow SimGrid's
+  // raw context switches).
+  std::vector<std::string> env_cfg;
+  if (const char* env = std::getenv("CIOSIM_SIMGRID_CFG")) {
+    std::string all = env;
+    for (std::size_t at = 0; at <= all.size();) {
+      const std::size_t end = std::min(all.find(';', at), all.size());
+      if (end > at) env_cfg.push_back("--cfg=" + all.substr(at, end - at));
+      at = end + 1;
+    }
+  }
+  for (std::string& c : env_cfg) engine_argv.push_back(c.data());
   engine_argv.push_back(const_cast<char*>("--log=root.thresh:critical"));
   int eargc = static_cast<int>(engine_argv.size());
   engine_argv.push_back(nullptr);
