@@ -246,6 +246,18 @@ void resolve_compute(std::vector<Op>& ops, double workload_s, const std::string&
   }
 }
 
+std::vector<Op> prepare_sequence(const std::string& text, const TechniqueInfo* tech,
+                                 std::int64_t element_size, double workload_s, const std::string& workload) {
+  std::vector<Op> ops = parse_sequence(text);
+  check_sequence(ops, element_size);
+  resolve_compute(ops, workload_s, workload);
+  if (tech && !tech->read && !tech->session)
+    for (const Op& op : ops)
+      if (op.kind == OpKind::Read)
+        throw std::invalid_argument("technique " + tech->name + " has no read path, and run.sequence reads");
+  return ops;
+}
+
 std::vector<StepAccess> sequence_accesses(const std::vector<Op>& ops, Offset step) {
   std::vector<StepAccess> out;
   Offset disp = 0, off = 0;

@@ -67,6 +67,13 @@ void check_sequence(const std::vector<Op>& ops, std::int64_t element_size);
 /// sequence has one and the workload defines none (workload_s < 0).
 void resolve_compute(std::vector<Op>& ops, double workload_s, const std::string& workload);
 
+/// Everything a point does with its `run.sequence` before it runs: parse, check_sequence, resolve_compute,
+/// and, when `tech` is given, that it can read if the sequence reads (a session or a read path). Throws
+/// std::invalid_argument (one line). The one preparation the scenario check, the simulator and the MPI
+/// backend share.
+std::vector<Op> prepare_sequence(const std::string& text, const TechniqueInfo* tech,
+                                 std::int64_t element_size, double workload_s, const std::string& workload);
+
 /// Where each write and read of the sequence lands: the byte position B of its step (view displacement
 /// plus offset), in sequence order. `step_bytes` is one write's extent in the file.
 struct StepAccess {

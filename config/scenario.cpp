@@ -465,14 +465,8 @@ class Expander {
                         "sequence (e.g. \"open read close\")");
     try {
       if (r.workload.kind == "btio") r.workload_compute_s = btio_compute_s(r.workload, r.ranks);
-      std::vector<Op> ops = parse_sequence(r.sequence);
-      check_sequence(ops, r.workload.element_size);
-      resolve_compute(ops, r.workload_compute_s, r.workload.kind);
-      const TechniqueInfo& t = technique(r.algorithm);
-      for (const Op& op : ops)
-        if (op.kind == OpKind::Read && !t.read && !t.session)
-          throw std::invalid_argument("technique " + r.algorithm +
-                                      " has no read path, and run.sequence reads");
+      prepare_sequence(r.sequence, &technique(r.algorithm), r.workload.element_size, r.workload_compute_s,
+                       r.workload.kind);
     } catch (const std::invalid_argument& e) {
       throw ConfigError(where + e.what());
     }

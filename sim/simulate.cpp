@@ -196,12 +196,8 @@ namespace {
 /// they are written are laid out first (untimed); the file is checked step by step, and every read's bytes.
 RunResult simulate_sequence(const RunSpec& spec, const Distribution& dist, const TechniqueInfo& tech,
                             const TechniqueInput& in) {
-  std::vector<Op> ops = parse_sequence(spec.sequence);
-  check_sequence(ops, in.element_size);
-  resolve_compute(ops, spec.workload_compute_s, spec.workload.kind);
-  for (const Op& op : ops)
-    if (op.kind == OpKind::Read && !tech.read && !tech.session)
-      throw std::invalid_argument("technique " + tech.name + " has no read path, and run.sequence reads");
+  const std::vector<Op> ops =
+      prepare_sequence(spec.sequence, &tech, in.element_size, spec.workload_compute_s, spec.workload.kind);
   std::vector<std::byte> initial;
   for (const auto& [pos, bytes] : sequence_initial_steps(dist, tech.layout, in.element_size, ops)) {
     if (initial.size() < static_cast<std::size_t>(pos) + bytes.size())

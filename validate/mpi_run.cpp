@@ -249,9 +249,8 @@ namespace {
 /// laid out first by rank 0 (untimed), then every rank runs the sequence (algorithms/sequence.hpp).
 PointRun run_sequence_point(MPI_Comm comm, const RunSpec& spec, const PointOptions& opt,
                             const TechniqueInfo& tech, const Setup& s, const TechniqueInput& in) {
-  std::vector<Op> ops = parse_sequence(spec.sequence);
-  check_sequence(ops, in.element_size);
-  resolve_compute(ops, spec.workload_compute_s, spec.workload.kind);
+  const std::vector<Op> ops =
+      prepare_sequence(spec.sequence, &tech, in.element_size, spec.workload_compute_s, spec.workload.kind);
   if (s.rank == 0) {
     const auto steps = sequence_initial_steps(s.dist, tech.layout, in.element_size, ops);
     if (!steps.empty()) {
@@ -353,9 +352,8 @@ namespace {
 /// operation (and phases named like the driver's) in `rec`; returns false when a read returned other bytes.
 bool reference_sequence(MPI_Comm comm, const RunSpec& spec, const Setup& s, const View& v, RankRecord& rec) {
   const std::int64_t es = spec.workload.element_size;
-  std::vector<Op> ops = parse_sequence(spec.sequence);
-  check_sequence(ops, es);
-  resolve_compute(ops, spec.workload_compute_s, spec.workload.kind);
+  const std::vector<Op> ops =
+      prepare_sequence(spec.sequence, nullptr, es, spec.workload_compute_s, spec.workload.kind);
   const Offset step = step_bytes(s.dist, FileLayout::Logical, es);
   const std::string path = s.file.string();
   MPI_File fh = MPI_FILE_NULL;
