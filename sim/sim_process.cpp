@@ -88,19 +88,35 @@ sg4::Mailbox* SimProcess::mailbox(int src, int dst, int tag, bool eager_protocol
 
 Request SimProcess::do_isend(int dst, int tag, std::span<const std::byte> buf) {
   const Activity a(*this, config::Use::Network, "isend", static_cast<std::int64_t>(buf.size()));
-  if (dst < 0 || dst >= size()) throw std::out_of_range("send to invalid rank " + std::to_string(dst));
-  sg4::this_actor::sleep_for(world_.mpi->send_overhead_s);
   auto* env = new Envelope;
   env->size = buf.size();
-  const bool e = eager(buf.size());
-  if (e) {
+  if (eager(buf.size())) {
     env->copy.assign(buf.begin(), buf.end());
     env->data = env->copy.data();
   } else {
     env->data = buf.data();
   }
+  return post_send(dst, tag, env);
+}
+
+Request SimProcess::do_isend_shared(int dst, int tag, SharedMessagePtr m) {
+  const auto bytes = static_cast<std::size_t>(m->wire_size());
+  const Activity a(*this, config::Use::Network, "isend", static_cast<std::int64_t>(bytes));
+  auto* env = new Envelope;
+  env->size = bytes;
+  env->shared = std::move(m);  // immutable: nothing to copy, whichever the protocol
+  return post_send(dst, tag, env);
+}
+
+Request SimProcess::post_send(int dst, int tag, Envelope* env) {
+  if (dst < 0 || dst >= size()) {
+    delete env;
+    throw std::out_of_range("send to invalid rank " + std::to_string(dst));
+  }
+  sg4::this_actor::sleep_for(world_.mpi->send_overhead_s);
+  const bool e = eager(env->size);
   sg4::Mailbox* mb = mailbox(rank_, dst, tag, e);
-  const auto bytes = static_cast<std::uint64_t>(buf.size());
+  const auto bytes = static_cast<std::uint64_t>(env->size);
   const Request r{next_id_++};
   CommStats* st = world_.comm_stats.get();
   if (e) {
@@ -117,25 +133,45 @@ Request SimProcess::do_isend(int dst, int tag, std::span<const std::byte> buf) {
   } else {
     if (st) st->hold(rank_, 1);
     env->refs = 2;
-    pending_[r.id] = Pending{mb->put_async(env, bytes), nullptr, env, {}, false};
+    Pending& p = pending_[r.id];
+    p.comm = mb->put_async(env, bytes);
+    p.out = env;
   }
   return r;
 }
 
 Request SimProcess::do_irecv(int src, int tag, std::span<std::byte> buf) {
   const Activity a(*this, config::Use::Network, "irecv");
+  Pending* p = nullptr;
+  const Request r = post_recv(src, tag, buf.size(), p);
+  p->dest = buf;
+  return r;
+}
+
+Request SimProcess::do_irecv_shared(int src, int tag, std::int64_t bytes, SharedMessagePtr* into,
+                                    SharedDecoder decode) {
+  const Activity a(*this, config::Use::Network, "irecv");
+  Pending* p = nullptr;
+  const Request r = post_recv(src, tag, static_cast<std::size_t>(bytes), p);
+  p->into = into;
+  p->decode = std::move(decode);
+  p->shared_bytes = static_cast<std::size_t>(bytes);
+  return r;
+}
+
+Request SimProcess::post_recv(int src, int tag, std::size_t bytes, Pending*& out) {
   if (src < 0 || src >= size()) throw std::out_of_range("receive from invalid rank " + std::to_string(src));
   const Request r{next_id_++};
   Pending& p = pending_[r.id];
   p.is_recv = true;
-  p.dest = buf;
   p.peer = src;
   p.tag = tag;
-  p.comm = mailbox(src, rank_, tag, eager(buf.size()))->get_async<Envelope>(&p.in);
+  p.comm = mailbox(src, rank_, tag, eager(bytes))->get_async<Envelope>(&p.in);
   if (CommStats* st = world_.comm_stats.get()) {
     st->hold(rank_, 1);
-    if (eager(buf.size())) st->matched(rank_);
+    if (eager(bytes)) st->matched(rank_);
   }
+  out = &p;
   return r;
 }
 
@@ -156,7 +192,7 @@ void SimProcess::do_wait(Request& r) {
   }
   if (p.out) {  // rendezvous send complete: the buffer may be reused from here on
     Envelope* env = p.out;
-    if (!env->consumed && env->size > 0 && env->copy.empty()) {
+    if (!env->consumed && env->size > 0 && env->copy.empty() && !env->shared) {
       env->copy.assign(env->data, env->data + env->size);
       env->data = env->copy.data();
     }
@@ -171,12 +207,21 @@ void SimProcess::do_wait(Request& r) {
       m.finished = p.comm->get_finish_time();
       m.waited = called;
     }
-    if (size == p.dest.size() && size) std::memcpy(p.dest.data(), env->data, size);
+    const std::size_t want = p.into ? p.shared_bytes : p.dest.size();
+    SharedMessagePtr shared = std::move(env->shared);
+    if (size == want) {
+      if (p.into)  // a shared receive: the object itself, or decoded from a plain send's bytes
+        *p.into = shared ? std::move(shared) : p.decode(std::span<const std::byte>(env->data, size));
+      else if (shared && size)  // a shared message into a plain buffer: its serialized form
+        shared->serialize(p.dest);
+      else if (size)
+        std::memcpy(p.dest.data(), env->data, size);
+    }
     env->consumed = true;
     if (--env->refs == 0) delete env;
-    if (size != p.dest.size())
+    if (size != want)
       throw std::runtime_error("message of " + std::to_string(size) + " bytes received into a buffer of " +
-                               std::to_string(p.dest.size()));
+                               std::to_string(want));
     sg4::this_actor::sleep_for(world_.mpi->recv_overhead_s);
   }
   pending_.erase(it);

@@ -21,6 +21,7 @@ namespace ciosim::sim {
 /// pointer to the sender's buffer (rendezvous, valid until the send completes).
 struct Envelope {
   std::vector<std::byte> copy;
+  SharedMessagePtr shared;  ///< a shared message (isend_shared): handed over as is, `data` unused
   const std::byte* data = nullptr;
   std::size_t size = 0;
   /// Rendezvous: the sender and the receiver both hold the envelope (2 references) and the last one to
@@ -47,6 +48,9 @@ class SimProcess final : public Process {
   void do_recv(int src, int tag, std::span<std::byte> buf) override;
   Request do_isend(int dst, int tag, std::span<const std::byte> buf) override;
   Request do_irecv(int src, int tag, std::span<std::byte> buf) override;
+  Request do_isend_shared(int dst, int tag, SharedMessagePtr m) override;
+  Request do_irecv_shared(int src, int tag, std::int64_t bytes, SharedMessagePtr* into,
+                          SharedDecoder decode) override;
   void do_wait(Request& r) override;
   void do_waitall(std::vector<Request>& rs) override;
   void do_barrier() override;
@@ -77,6 +81,9 @@ class SimProcess final : public Process {
     bool is_recv = false;
     int peer = -1;  ///< receive: the source
     int tag = 0;
+    SharedMessagePtr* into = nullptr;  ///< a shared receive's destination (dest is then unused)
+    SharedDecoder decode;              ///< a shared receive's decoder, for a message sent as bytes
+    std::size_t shared_bytes = 0;      ///< a shared receive's expected size
   };
   /// The outermost Process call in progress (calls nest: a collective waits on its messages): its time
   /// goes to the rank's current phase under `use` (config::Use) and, with a timeline, becomes a span.
@@ -97,6 +104,10 @@ class SimProcess final : public Process {
   /// Records a received message (activity log) once its transfer is complete.
   void note_message(const Pending& p, std::size_t bytes);
   sg4::Mailbox* mailbox(int src, int dst, int tag, bool eager) const;
+  /// Posts the send of `env` (its size and contents set) to dst.
+  Request post_send(int dst, int tag, Envelope* env);
+  /// Posts a receive of `bytes` bytes from src and returns its pending record.
+  Request post_recv(int src, int tag, std::size_t bytes, Pending*& out);
   bool eager(std::size_t bytes) const;
   void release_eager_sends();
   World& world_;

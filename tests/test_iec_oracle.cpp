@@ -181,13 +181,13 @@ TEST_CASE("the datatype exchange is recursive: P2 forwards P3's datatype to P0 (
   for (int r = 0; r < 4; ++r) insp.emplace_back(d, r);
   std::vector<std::vector<std::int64_t>> ph0(4);
   for (int r = 0; r < 4; ++r)
-    ph0[static_cast<std::size_t>(r)] = insp[static_cast<std::size_t>(r)].outgoing(0);
+    ph0[static_cast<std::size_t>(r)] = insp[static_cast<std::size_t>(r)].outgoing(0)->serialize_words();
   CHECK_THROWS_AS(insp[0].outgoing(1), std::logic_error);  // phase 0 not received yet
   for (int r = 0; r < 4; ++r)
     insp[static_cast<std::size_t>(r)].incoming(0, ph0[static_cast<std::size_t>(iec::partner(r, 0))]);
   std::vector<std::vector<std::int64_t>> ph1(4);
   for (int r = 0; r < 4; ++r)
-    ph1[static_cast<std::size_t>(r)] = insp[static_cast<std::size_t>(r)].outgoing(1);
+    ph1[static_cast<std::size_t>(r)] = insp[static_cast<std::size_t>(r)].outgoing(1)->serialize_words();
   CHECK(contains(ph1[2], ph0[3]));  // P2's bundle carries what P3 sent it in phase 0
   CHECK(contains(ph1[0], ph0[1]));
   CHECK(ph1[2].size() > ph0[2].size());
@@ -202,9 +202,9 @@ TEST_CASE("inspector step machine: order, truncation and work counter", "[iec][o
   iec::Inspector a(d, 0);
   iec::Inspector b(d, 1);
   const std::int64_t before = a.tuples_processed();
-  CHECK_THROWS_AS(a.incoming(0, {}), std::logic_error);
+  CHECK_THROWS_AS(a.incoming(0, std::vector<std::int64_t>{}), std::logic_error);
   CHECK_THROWS_AS(a.finish(), std::logic_error);
-  const auto out = a.outgoing(0);
+  const auto out = a.outgoing(0)->serialize_words();
   CHECK(a.tuples_processed() > before);
   CHECK_THROWS_AS(a.incoming(0, std::vector<std::int64_t>(out.begin(), out.end() - 1)),
                   std::invalid_argument);

@@ -78,12 +78,58 @@ Request Process::irecv(int src, int tag, std::span<std::byte> buf) {
 void Process::wait(Request& r) {
   count(Call::Wait);
   note(Call::Wait, -1, 1);
+  const std::int64_t id = r.id;
   do_wait(r);
+  if (!serialized_.empty()) finish_shared(id);
 }
 void Process::waitall(std::vector<Request>& rs) {
   count(Call::Waitall);
   note(Call::Waitall, -1, static_cast<std::int64_t>(rs.size()));
+  std::vector<std::int64_t> ids;
+  if (!serialized_.empty())
+    for (const Request& r : rs) ids.push_back(r.id);
   do_waitall(rs);
+  for (std::int64_t id : ids) finish_shared(id);
+}
+Request Process::isend_shared(int dst, int tag, SharedMessagePtr m) {
+  if (!m) throw std::invalid_argument("isend_shared: no message");
+  const std::int64_t bytes = m->wire_size();
+  count(Call::Isend);
+  note(Call::Isend, dst, bytes, tag);
+  counters_.bytes_sent += bytes;
+  return do_isend_shared(dst, tag, std::move(m));
+}
+Request Process::irecv_shared(int src, int tag, std::int64_t bytes, SharedMessagePtr* into,
+                              SharedDecoder decode) {
+  if (bytes < 0 || into == nullptr || !decode)
+    throw std::invalid_argument("irecv_shared: a size >= 0, a destination and a decoder are needed");
+  count(Call::Irecv);
+  note(Call::Irecv, src, bytes, tag);
+  return do_irecv_shared(src, tag, bytes, into, std::move(decode));
+}
+Request Process::do_isend_shared(int dst, int tag, SharedMessagePtr m) {
+  std::vector<std::byte> bytes(static_cast<std::size_t>(m->wire_size()));
+  m->serialize(bytes);
+  const Request r = do_isend(dst, tag, bytes);
+  serialized_[r.id].bytes = std::move(bytes);  // moving a vector keeps its storage: the send's buffer
+  return r;
+}
+Request Process::do_irecv_shared(int src, int tag, std::int64_t bytes, SharedMessagePtr* into,
+                                 SharedDecoder decode) {
+  std::vector<std::byte> buf(static_cast<std::size_t>(bytes));
+  const Request r = do_irecv(src, tag, buf);
+  SerializedShared& s = serialized_[r.id];
+  s.bytes = std::move(buf);
+  s.into = into;
+  s.decode = std::move(decode);
+  return r;
+}
+void Process::finish_shared(std::int64_t id) {
+  auto it = serialized_.find(id);
+  if (it == serialized_.end()) return;
+  SerializedShared s = std::move(it->second);
+  serialized_.erase(it);
+  if (s.into) *s.into = s.decode(s.bytes);
 }
 void Process::barrier() {
   count(Call::Barrier);

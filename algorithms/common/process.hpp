@@ -10,6 +10,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -92,6 +95,25 @@ struct Request {
   std::int64_t id = -1;
 };
 
+/// An immutable message that a technique hands over whole (isend_shared / irecv_shared). On the wire it is
+/// exactly its serialized bytes: the MPI backend sends those, and the simulator, whose ranks share one
+/// address space, hands the object itself to the receiver while charging the network for wire_size()
+/// bytes. Both count and trace it as an isend / irecv of wire_size() bytes, so a technique costs and
+/// behaves the same as if it serialized the object itself; only the simulator's own memory and time
+/// shrink (issue 14: the IEC inspector's recursive datatype bundles share their subtrees instead of
+/// copying them at every phase).
+class SharedMessage {
+ public:
+  virtual ~SharedMessage() = default;
+  /// Bytes of the serialized form.
+  virtual std::int64_t wire_size() const = 0;
+  /// Writes the serialized form: exactly wire_size() bytes.
+  virtual void serialize(std::span<std::byte> out) const = 0;
+};
+using SharedMessagePtr = std::shared_ptr<const SharedMessage>;
+/// Rebuilds a message from its serialized form (throws std::invalid_argument on malformed bytes).
+using SharedDecoder = std::function<SharedMessagePtr(std::span<const std::byte>)>;
+
 class Process {
  public:
   virtual ~Process() = default;
@@ -108,6 +130,11 @@ class Process {
   Request irecv(int src, int tag, std::span<std::byte> buf);
   void wait(Request& r);
   void waitall(std::vector<Request>& rs);
+  /// Sends `m` (wire_size() bytes on the wire). The sender must not change *m afterwards.
+  Request isend_shared(int dst, int tag, SharedMessagePtr m);
+  /// Receives a message of `bytes` bytes on the wire (the sender's wire_size(), as irecv's buffer size must
+  /// equal the message size); once the request is waited on, *into holds it.
+  Request irecv_shared(int src, int tag, std::int64_t bytes, SharedMessagePtr* into, SharedDecoder decode);
 
   // --- collectives (over all ranks; block sizes equal on every rank)
   void barrier();
@@ -164,6 +191,11 @@ class Process {
   virtual Request do_irecv(int src, int tag, std::span<std::byte> buf) = 0;
   virtual void do_wait(Request& r) = 0;
   virtual void do_waitall(std::vector<Request>& rs) = 0;
+  /// Default: serializes `m` into a buffer kept until the request is waited on, and sends that (do_isend).
+  virtual Request do_isend_shared(int dst, int tag, SharedMessagePtr m);
+  /// Default: receives the bytes (do_irecv) and decodes them into *into when the request is waited on.
+  virtual Request do_irecv_shared(int src, int tag, std::int64_t bytes, SharedMessagePtr* into,
+                                  SharedDecoder decode);
   virtual void do_barrier() = 0;
   virtual void do_bcast(std::span<std::byte> buf, int root) = 0;
   virtual void do_gather(std::span<const std::byte> send, std::span<std::byte> recv, int root) = 0;
@@ -191,6 +223,15 @@ class Process {
   void note_regions(Call c, std::span<const Extent> regions) {
     for (const Extent& e : regions) note(c, -1, e.offset, e.length);
   }
+  /// The default shared transport's state per request: the bytes in flight and, for a receive, where the
+  /// decoded message goes. Finished after the backend's wait.
+  struct SerializedShared {
+    std::vector<std::byte> bytes;
+    SharedMessagePtr* into = nullptr;
+    SharedDecoder decode;
+  };
+  void finish_shared(std::int64_t id);
+  std::map<std::int64_t, SerializedShared> serialized_;
   Counters counters_;
   std::string phase_;
   Offset displacement_ = 0;

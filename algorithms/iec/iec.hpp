@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -56,17 +57,64 @@ struct RankPlan {
   std::int64_t file_offset = 0;  ///< entry offset of the packed chunk in the file
 };
 
+/// One node of the inspector's recursive datatype bundle (§3.3.3): what rank `rank` sent in one phase, as
+/// positions in its memory (`send`), with what resolves those positions to logical addresses: its
+/// distribution datatype when `send` touches its initial region [alloc, alloc + region), and for each
+/// earlier receive region that `send` touches, the bundle it received there (recursively). A bundle is
+/// immutable once built and shares its children with the bundles they came in, so forwarding one costs
+/// nothing but a pointer; on the wire it is its serialized words (Process::isend_shared):
+///
+///   Node := rank alloc region  send(count stride ntuples {offset length}*)
+///           has_distr [distr(count stride ntuples {offset length}*)]  nchildren {recv_offset words Node}*
+class Bundle final : public SharedMessage {
+ public:
+  struct Child {
+    std::int64_t recv_offset = 0;  ///< where `rank` stored what the child's rank sent it
+    std::shared_ptr<const Bundle> node;
+  };
+  Bundle(std::int64_t rank, std::int64_t alloc, std::int64_t region, IndexedDatatype send,
+         std::shared_ptr<const IndexedDatatype> distr, std::vector<Child> children);
+  std::int64_t rank() const { return rank_; }
+  std::int64_t alloc() const { return alloc_; }
+  std::int64_t region() const { return region_; }
+  const IndexedDatatype& send() const { return send_; }
+  const IndexedDatatype* distr() const { return distr_.get(); }  ///< null when not carried
+  const std::vector<Child>& children() const { return children_; }
+  /// Serialized size in 64-bit words.
+  std::int64_t words() const { return words_; }
+  std::vector<std::int64_t> serialize_words() const;
+  std::int64_t wire_size() const override { return words_ * 8; }
+  void serialize(std::span<std::byte> out) const override;
+  /// Parses serialized words; throws std::invalid_argument naming what is malformed.
+  static std::shared_ptr<const Bundle> parse(std::span<const std::int64_t> words);
+  /// parse() of serialized bytes (the decoder for Process::irecv_shared).
+  static SharedMessagePtr decode(std::span<const std::byte> bytes);
+
+ private:
+  void put(std::int64_t*& out) const;
+  std::int64_t rank_;
+  std::int64_t alloc_;
+  std::int64_t region_;
+  IndexedDatatype send_;
+  std::shared_ptr<const IndexedDatatype> distr_;
+  std::vector<Child> children_;
+  std::int64_t words_ = 0;
+};
+using BundlePtr = std::shared_ptr<const Bundle>;
+
 /// The inspector of one rank as a step machine, so that it can be driven by a Process (one datatype
 /// exchange per phase) or by a single thread stepping all ranks (for `ciosim plan` and tests).
 class Inspector {
  public:
   Inspector(const Distribution& d, int rank);
   int phases() const;
-  /// The serialized datatype bundle this rank sends to its partner in phase ph (its send datatype plus
-  /// every datatype needed to resolve its memory positions: the recursive exchange of §3.3.3).
-  std::vector<std::int64_t> outgoing(int ph);
+  /// The datatype bundle this rank sends to its partner in phase ph (its send datatype plus every datatype
+  /// needed to resolve its memory positions: the recursive exchange of §3.3.3).
+  BundlePtr outgoing(int ph);
   /// Consumes the partner's bundle for phase ph.
-  void incoming(int ph, const std::vector<std::int64_t>& bundle);
+  void incoming(int ph, const BundlePtr& bundle);
+  /// incoming() of a serialized bundle (throws std::invalid_argument when it is malformed).
+  void incoming(int ph, const std::vector<std::int64_t>& words);
   /// After all phases: the plan. Throws std::logic_error if the final entries are not the contiguous
   /// chunk [file_offset, file_offset + Nx/Np) (cannot happen when check() passed).
   RankPlan finish();
@@ -88,9 +136,10 @@ class Inspector {
   std::int64_t buffer_entries_;
   std::vector<Entry> list_;  ///< entries the rank owns now, sorted by logical address
   std::vector<Phase> phases_;
-  std::vector<std::vector<std::int64_t>> received_;  ///< the partner's bundle of each phase, verbatim
-  int next_out_ = 0;                                 ///< next phase for outgoing()
-  int next_in_ = 0;                                  ///< next phase for incoming()
+  std::shared_ptr<const IndexedDatatype> distr_;  ///< the rank's distribution datatype, for its bundles
+  std::vector<BundlePtr> received_;               ///< the partner's bundle of each phase
+  int next_out_ = 0;                              ///< next phase for outgoing()
+  int next_in_ = 0;                               ///< next phase for incoming()
   bool finished_ = false;
   std::int64_t tuples_ = 0;
 };

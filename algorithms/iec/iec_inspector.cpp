@@ -14,6 +14,8 @@
 // [file_offset, file_offset + Nx/Np) and Compute_Datatype_Intervaled gives the packing datatype (L10).
 #include <algorithm>
 #include <bit>
+#include <cstring>
+#include <limits>
 #include <stdexcept>
 
 #include "algorithms/iec/iec.hpp"
@@ -22,55 +24,40 @@ namespace ciosim::iec {
 
 namespace {
 
-// ---- bundle serialization (all std::int64_t words)
-//
-// Node := rank alloc_offset region_entries
-//         send(count stride ntuples {offset length}*)
-//         has_distr [distr(count stride ntuples {offset length}*)]
-//         nchildren {recv_offset words Node}*
+// ---- bundles: building, serialization, parsing
 
-void put_datatype(std::vector<std::int64_t>& out, const Datatype& dt) {
-  out.push_back(dt.count);
-  out.push_back(dt.stride);
-  out.push_back(static_cast<std::int64_t>(dt.tuples.size()));
+std::int64_t datatype_words(const Datatype& dt) {
+  return 3 + 2 * static_cast<std::int64_t>(dt.tuples.size());
+}
+
+void put_datatype(std::int64_t*& out, const Datatype& dt) {
+  *out++ = dt.count;
+  *out++ = dt.stride;
+  *out++ = static_cast<std::int64_t>(dt.tuples.size());
   for (const Tuple& t : dt.tuples) {
-    out.push_back(t.offset);
-    out.push_back(t.length);
+    *out++ = t.offset;
+    *out++ = t.length;
   }
 }
 
-struct Child;
-
-struct Node {
-  std::int64_t rank = 0;
-  std::int64_t alloc = 0;
-  std::int64_t region = 0;  ///< entries of the initial region [alloc, alloc + region)
-  IndexedDatatype send;     ///< the entries this node's rank sent: positions in its memory
-  bool has_distr = false;
-  IndexedDatatype distr;  ///< its initial distribution datatype (logical addresses of the initial region)
-  std::vector<Child> children;
-};
-
-struct Child {
-  std::int64_t recv_offset = 0;  ///< where the node's rank stored what `node` sent it
-  Node node;
-};
+[[noreturn]] void malformed(const char* why) {
+  throw std::invalid_argument(std::string("iec inspector: malformed datatype bundle (") + why + ")");
+}
 
 class Reader {
  public:
-  explicit Reader(const std::vector<std::int64_t>& w) : w_(w) {}
+  explicit Reader(std::span<const std::int64_t> w) : w_(w) {}
   std::int64_t next() {
-    if (pos_ >= w_.size()) fail("truncated");
+    if (pos_ >= w_.size()) malformed("truncated");
     return w_[pos_++];
   }
-  std::size_t pos() const { return pos_; }
   bool done() const { return pos_ == w_.size(); }
   Datatype datatype() {
     Datatype dt;
     dt.count = next();
     dt.stride = next();
     const std::int64_t n = next();
-    if (n < 0 || static_cast<std::uint64_t>(n) > (w_.size() - pos_) / 2) fail("bad tuple count");
+    if (n < 0 || static_cast<std::uint64_t>(n) > (w_.size() - pos_) / 2) malformed("bad tuple count");
     dt.tuples.resize(static_cast<std::size_t>(n));
     for (Tuple& t : dt.tuples) {
       t.offset = next();
@@ -78,59 +65,57 @@ class Reader {
     }
     return dt;
   }
-  Node node(int depth) {
-    if (depth > 62) fail("nested too deeply");
-    Node n;
-    n.rank = next();
-    n.alloc = next();
-    n.region = next();
-    n.send = IndexedDatatype(datatype());
-    n.has_distr = next() != 0;
-    if (n.has_distr) n.distr = IndexedDatatype(datatype());
+  BundlePtr node(int depth) {
+    if (depth > 62) malformed("nested too deeply");
+    const std::int64_t rank = next();
+    const std::int64_t alloc = next();
+    const std::int64_t region = next();
+    IndexedDatatype send(datatype());
+    std::shared_ptr<const IndexedDatatype> distr;
+    if (next() != 0) distr = std::make_shared<const IndexedDatatype>(datatype());
     const std::int64_t nchildren = next();
-    if (nchildren < 0 || nchildren > 62) fail("bad child count");
+    if (nchildren < 0 || nchildren > 62) malformed("bad child count");
+    std::vector<Bundle::Child> children;
     for (std::int64_t c = 0; c < nchildren; ++c) {
       const std::int64_t off = next();
       const std::int64_t words = next();
       const std::size_t start = pos_;
-      Node child = node(depth + 1);
-      if (static_cast<std::int64_t>(pos_ - start) != words) fail("bad child length");
-      n.children.push_back(Child{off, std::move(child)});
+      BundlePtr child = node(depth + 1);
+      if (static_cast<std::int64_t>(pos_ - start) != words) malformed("bad child length");
+      children.push_back(Bundle::Child{off, std::move(child)});
     }
-    return n;
-  }
-  [[noreturn]] static void fail(const char* why) {
-    throw std::invalid_argument(std::string("iec inspector: malformed datatype bundle (") + why + ")");
+    return std::make_shared<const Bundle>(rank, alloc, region, std::move(send), std::move(distr),
+                                          std::move(children));
   }
 
  private:
-  const std::vector<std::int64_t>& w_;
+  std::span<const std::int64_t> w_;
   std::size_t pos_ = 0;
 };
 
 /// Appends the logical addresses of entries [a, a + n) of `node`'s memory (L6-L8, recursively through the
 /// datatypes that node's rank received). Returns the tuples visited.
-std::int64_t resolve(const Node& node, std::int64_t a, std::int64_t n, std::vector<std::int64_t>& out) {
+std::int64_t resolve(const Bundle& node, std::int64_t a, std::int64_t n, std::vector<std::int64_t>& out) {
   std::int64_t work = 0;
   while (n > 0) {
     std::int64_t m = 0;
-    if (a >= node.alloc && a < node.alloc + node.region) {
-      if (!node.has_distr) Reader::fail("initial region referenced but not described");
-      m = std::min(n, node.alloc + node.region - a);
-      node.distr.for_runs(a - node.alloc, m, [&](std::int64_t off, std::int64_t len) {
+    if (a >= node.alloc() && a < node.alloc() + node.region()) {
+      if (node.distr() == nullptr) malformed("initial region referenced but not described");
+      m = std::min(n, node.alloc() + node.region() - a);
+      node.distr()->for_runs(a - node.alloc(), m, [&](std::int64_t off, std::int64_t len) {
         ++work;
         for (std::int64_t i = 0; i < len; ++i) out.push_back(off + i);
       });
     } else {
-      const Child* c = nullptr;
-      for (const Child& ch : node.children)
-        if (a >= ch.recv_offset && a < ch.recv_offset + ch.node.send.size()) c = &ch;
+      const Bundle::Child* c = nullptr;
+      for (const Bundle::Child& ch : node.children())
+        if (a >= ch.recv_offset && a < ch.recv_offset + ch.node->send().size()) c = &ch;
       if (c == nullptr)
-        throw std::logic_error("iec inspector: rank " + std::to_string(node.rank) + "'s memory position " +
+        throw std::logic_error("iec inspector: rank " + std::to_string(node.rank()) + "'s memory position " +
                                std::to_string(a) + " is described by no datatype of its bundle");
-      m = std::min(n, c->recv_offset + c->node.send.size() - a);
-      c->node.send.for_runs(a - c->recv_offset, m, [&](std::int64_t off, std::int64_t len) {
-        work += 1 + resolve(c->node, off, len, out);
+      m = std::min(n, c->recv_offset + c->node->send().size() - a);
+      c->node->send().for_runs(a - c->recv_offset, m, [&](std::int64_t off, std::int64_t len) {
+        work += 1 + resolve(*c->node, off, len, out);
       });
     }
     a += m;
@@ -167,6 +152,61 @@ void radix_sort(std::vector<T>& v, Key key) {
 }
 
 }  // namespace
+
+Bundle::Bundle(std::int64_t rank, std::int64_t alloc, std::int64_t region, IndexedDatatype send,
+               std::shared_ptr<const IndexedDatatype> distr, std::vector<Child> children)
+    : rank_(rank),
+      alloc_(alloc),
+      region_(region),
+      send_(std::move(send)),
+      distr_(std::move(distr)),
+      children_(std::move(children)) {
+  words_ = 3 + datatype_words(send_.datatype()) + 1 + (distr_ ? datatype_words(distr_->datatype()) : 0) + 1;
+  for (const Child& c : children_) words_ += 2 + c.node->words();
+}
+
+void Bundle::put(std::int64_t*& out) const {
+  *out++ = rank_;
+  *out++ = alloc_;
+  *out++ = region_;
+  put_datatype(out, send_.datatype());
+  *out++ = distr_ ? 1 : 0;
+  if (distr_) put_datatype(out, distr_->datatype());
+  *out++ = static_cast<std::int64_t>(children_.size());
+  for (const Child& c : children_) {
+    *out++ = c.recv_offset;
+    *out++ = c.node->words();
+    c.node->put(out);
+  }
+}
+
+std::vector<std::int64_t> Bundle::serialize_words() const {
+  std::vector<std::int64_t> w(static_cast<std::size_t>(words_));
+  std::int64_t* out = w.data();
+  put(out);
+  return w;
+}
+
+void Bundle::serialize(std::span<std::byte> out) const {
+  if (static_cast<std::int64_t>(out.size()) != wire_size())
+    throw std::logic_error("iec inspector: a bundle serialized into a buffer of the wrong size");
+  const std::vector<std::int64_t> w = serialize_words();
+  std::memcpy(out.data(), w.data(), out.size());
+}
+
+BundlePtr Bundle::parse(std::span<const std::int64_t> words) {
+  Reader reader(words);
+  BundlePtr root = reader.node(0);
+  if (!reader.done()) malformed("trailing words");
+  return root;
+}
+
+SharedMessagePtr Bundle::decode(std::span<const std::byte> bytes) {
+  if (bytes.size() % sizeof(std::int64_t) != 0) malformed("not a whole number of words");
+  std::vector<std::int64_t> w(bytes.size() / sizeof(std::int64_t));
+  std::memcpy(w.data(), bytes.data(), bytes.size());
+  return parse(w);
+}
 
 Inspector::Inspector(const Distribution& d, int rank)
     : dist_(&d),
@@ -209,6 +249,7 @@ Inspector::Inspector(const Distribution& d, int rank)
     tuples_ += own;
   }
   received_.resize(static_cast<std::size_t>(nph_));
+  distr_ = std::make_shared<const IndexedDatatype>(distr);
 }
 
 int Inspector::phases() const {
@@ -219,7 +260,7 @@ std::int64_t Inspector::tuples_processed() const {
   return tuples_;
 }
 
-std::vector<std::int64_t> Inspector::outgoing(int ph) {
+BundlePtr Inspector::outgoing(int ph) {
   if (ph != next_out_ || ph >= nph_ || next_in_ != ph)
     throw std::logic_error("iec inspector: outgoing(" + std::to_string(ph) + ") out of order");
   ++next_out_;
@@ -242,52 +283,46 @@ std::vector<std::int64_t> Inspector::outgoing(int ph) {
   tuples_ += half_ + static_cast<std::int64_t>(send.tuples.size());
 
   // The bundle: this rank's node, with the earlier bundles whose receive regions the send datatype touches.
-  const Datatype& distr = dist_->per_rank[static_cast<std::size_t>(rank_)];
   auto touches = [&](std::int64_t lo, std::int64_t hi) {
     auto it = std::lower_bound(addresses.begin(), addresses.end(), lo);
     return it != addresses.end() && *it < hi;
   };
-  std::vector<std::int64_t> out{rank_, alloc_offset_, 2 * half_};
-  put_datatype(out, send);
   const bool initial = touches(alloc_offset_, alloc_offset_ + 2 * half_);
-  out.push_back(initial ? 1 : 0);
-  if (initial) put_datatype(out, distr);
-  std::vector<int> children;
+  std::vector<Bundle::Child> children;
   for (int k = 0; k < ph; ++k) {
     const std::int64_t off = phases_[static_cast<std::size_t>(k)].recv_offset;
-    if (touches(off, off + half_)) children.push_back(k);
+    if (touches(off, off + half_))
+      children.push_back(Bundle::Child{off, received_[static_cast<std::size_t>(k)]});
   }
-  out.push_back(static_cast<std::int64_t>(children.size()));
-  for (int k : children) {
-    const auto& child = received_[static_cast<std::size_t>(k)];
-    out.push_back(phases_[static_cast<std::size_t>(k)].recv_offset);
-    out.push_back(static_cast<std::int64_t>(child.size()));
-    out.insert(out.end(), child.begin(), child.end());
-  }
+  auto out = std::make_shared<const Bundle>(rank_, alloc_offset_, 2 * half_, IndexedDatatype(send),
+                                            initial ? distr_ : nullptr, std::move(children));
   phases_.push_back(Phase{target, recv_offset(rank_, ph, nx_, np_), std::move(send)});
   return out;
 }
 
-void Inspector::incoming(int ph, const std::vector<std::int64_t>& bundle) {
+void Inspector::incoming(int ph, const std::vector<std::int64_t>& words) {
+  incoming(ph, Bundle::parse(words));
+}
+
+void Inspector::incoming(int ph, const BundlePtr& bundle) {
   if (ph != next_in_ || next_out_ != ph + 1)
     throw std::logic_error("iec inspector: incoming(" + std::to_string(ph) + ") out of order");
   ++next_in_;
-  Reader reader(bundle);
-  const Node root = reader.node(0);
-  if (!reader.done()) Reader::fail("trailing words");
+  if (!bundle) throw std::invalid_argument("iec inspector: no bundle from the partner");
+  const Bundle& root = *bundle;
   const int target = partner(rank_, ph);
-  if (root.rank != target)
+  if (root.rank() != target)
     throw std::invalid_argument("iec inspector: phase " + std::to_string(ph) + " bundle comes from rank " +
-                                std::to_string(root.rank) + ", expected partner " + std::to_string(target));
-  if (root.send.size() != half_)
+                                std::to_string(root.rank()) + ", expected partner " + std::to_string(target));
+  if (root.send().size() != half_)
     throw std::invalid_argument("iec inspector: partner " + std::to_string(target) + " sends " +
-                                std::to_string(root.send.size()) + " entries in phase " + std::to_string(ph) +
-                                ", expected Nx/(2*Np)=" + std::to_string(half_));
-  tuples_ += static_cast<std::int64_t>(bundle.size() / 2);
+                                std::to_string(root.send().size()) + " entries in phase " +
+                                std::to_string(ph) + ", expected Nx/(2*Np)=" + std::to_string(half_));
+  tuples_ += root.words() / 2;
   // L6-L8: received slot i holds the partner's memory position Phy2Log(Input_Datatype, i); resolve it.
   std::vector<std::int64_t> logical;
   logical.reserve(static_cast<std::size_t>(half_));
-  root.send.for_runs(
+  root.send().for_runs(
       0, half_, [&](std::int64_t off, std::int64_t len) { tuples_ += 1 + resolve(root, off, len, logical); });
   const std::int64_t base = phases_[static_cast<std::size_t>(ph)].recv_offset;
   std::vector<Entry> fresh(static_cast<std::size_t>(half_));
@@ -360,7 +395,7 @@ std::vector<RankPlan> inspect_all(const Distribution& d) {
   for (int r = 0; r < d.nprocs(); ++r) insp.emplace_back(d, r);
   if (insp.empty())
     throw std::invalid_argument("IEC needs a power-of-two number of ranks (Np=0; valid: 1, 2, 4, ...)");
-  std::vector<std::vector<std::int64_t>> bundles(insp.size());
+  std::vector<BundlePtr> bundles(insp.size());
   for (int ph = 0; ph < insp.front().phases(); ++ph) {
     for (std::size_t r = 0; r < insp.size(); ++r) bundles[r] = insp[r].outgoing(ph);
     for (std::size_t r = 0; r < insp.size(); ++r)
@@ -385,18 +420,23 @@ RankPlan inspect(Process& p, const Distribution& d) {
   charge();
   for (int ph = 0; ph < insp.phases(); ++ph) {
     const int target = partner(p.rank(), ph);
-    std::vector<std::int64_t> out = insp.outgoing(ph);
+    const BundlePtr out = insp.outgoing(ph);
     charge();
-    std::vector<std::int64_t> out_size{static_cast<std::int64_t>(out.size())};
+    std::vector<std::int64_t> out_size{out->words()};
     std::vector<std::int64_t> in_size{0};
     std::vector<Request> reqs{p.isend(target, 1 + 2 * ph, as_bytes(out_size)),
                               p.irecv(target, 1 + 2 * ph, as_writable_bytes(in_size))};
     p.waitall(reqs);
-    if (in_size[0] < 0) throw std::invalid_argument("iec inspector: negative bundle size from the partner");
-    std::vector<std::int64_t> in(static_cast<std::size_t>(in_size[0]));
-    reqs = {p.isend(target, 2 + 2 * ph, as_bytes(out)), p.irecv(target, 2 + 2 * ph, as_writable_bytes(in))};
+    if (in_size[0] < 0 || in_size[0] > std::numeric_limits<std::int64_t>::max() / 8)
+      throw std::invalid_argument("iec inspector: impossible bundle size from the partner (" +
+                                  std::to_string(in_size[0]) + " words)");
+    // The bundle as a shared message: on MPI its words, in the simulator the object itself (its subtrees
+    // are the bundles received before, shared, not copied), charged as the same bytes.
+    SharedMessagePtr in;
+    reqs = {p.isend_shared(target, 2 + 2 * ph, out),
+            p.irecv_shared(target, 2 + 2 * ph, in_size[0] * 8, &in, &Bundle::decode)};
     p.waitall(reqs);
-    insp.incoming(ph, in);
+    insp.incoming(ph, std::dynamic_pointer_cast<const Bundle>(in));
     charge();
   }
   RankPlan plan = insp.finish();
