@@ -93,9 +93,33 @@ class Reader {
   std::size_t pos_ = 0;
 };
 
+/// The child of `node` whose receive region holds memory position a; throws when none does.
+const Bundle::Child& child_at(const Bundle& node, std::int64_t a) {
+  for (const Bundle::Child& ch : node.children())
+    if (a >= ch.recv_offset && a < ch.recv_offset + ch.node->send().size()) return ch;
+  throw std::logic_error("iec inspector: rank " + std::to_string(node.rank()) + "'s memory position " +
+                         std::to_string(a) + " is described by no datatype of its bundle");
+}
+
+/// resolve() of a single entry: one piece per level, walked down without recursion (small block sizes
+/// resolve mostly single entries). Returns the same count of tuples visited as resolve().
+std::int64_t resolve_one(const Bundle* node, std::int64_t a, std::vector<std::int64_t>& out) {
+  for (std::int64_t work = 1;; ++work) {
+    if (a >= node->alloc() && a < node->alloc() + node->region()) {
+      if (node->distr() == nullptr) malformed("initial region referenced but not described");
+      out.push_back(node->distr()->map(a - node->alloc()));
+      return work;
+    }
+    const Bundle::Child& c = child_at(*node, a);
+    a = c.node->send().map(a - c.recv_offset);
+    node = c.node.get();
+  }
+}
+
 /// Appends the logical addresses of entries [a, a + n) of `node`'s memory (L6-L8, recursively through the
 /// datatypes that node's rank received). Returns the tuples visited.
 std::int64_t resolve(const Bundle& node, std::int64_t a, std::int64_t n, std::vector<std::int64_t>& out) {
+  if (n == 1) return resolve_one(&node, a, out);
   std::int64_t work = 0;
   while (n > 0) {
     std::int64_t m = 0;
@@ -107,12 +131,7 @@ std::int64_t resolve(const Bundle& node, std::int64_t a, std::int64_t n, std::ve
         for (std::int64_t i = 0; i < len; ++i) out.push_back(off + i);
       });
     } else {
-      const Bundle::Child* c = nullptr;
-      for (const Bundle::Child& ch : node.children())
-        if (a >= ch.recv_offset && a < ch.recv_offset + ch.node->send().size()) c = &ch;
-      if (c == nullptr)
-        throw std::logic_error("iec inspector: rank " + std::to_string(node.rank()) + "'s memory position " +
-                               std::to_string(a) + " is described by no datatype of its bundle");
+      const Bundle::Child* c = &child_at(node, a);
       m = std::min(n, c->recv_offset + c->node->send().size() - a);
       c->node->send().for_runs(a - c->recv_offset, m, [&](std::int64_t off, std::int64_t len) {
         work += 1 + resolve(*c->node, off, len, out);
