@@ -122,9 +122,11 @@ class Inspector {
   std::int64_t tuples_processed() const;
 
  private:
-  struct Entry {  ///< the paper's <logical, physical> list element
+  /// `length` consecutive elements of the paper's <logical, physical> list: logical + i at physical + i.
+  struct Run {
     std::int64_t logical = 0;
     std::int64_t physical = 0;
+    std::int64_t length = 0;
   };
   const Distribution* dist_;
   int rank_;
@@ -134,7 +136,9 @@ class Inspector {
   std::int64_t half_;  ///< Nx/(2 Np): entries sent and received per phase
   std::int64_t alloc_offset_;
   std::int64_t buffer_entries_;
-  std::vector<Entry> list_;  ///< entries the rank owns now, sorted by logical address
+  /// The entries the rank owns now, sorted by logical address, as runs (a block of Bx entries stays one run
+  /// until it is split; adjacent runs that continue each other are joined).
+  std::vector<Run> list_;
   std::vector<Phase> phases_;
   std::shared_ptr<const IndexedDatatype> distr_;  ///< the rank's distribution datatype, for its bundles
   std::vector<BundlePtr> received_;               ///< the partner's bundle of each phase

@@ -93,6 +93,19 @@ class Reader {
   std::size_t pos_ = 0;
 };
 
+/// Runs of logical addresses, in order; a run that continues the last one extends it.
+struct RunSink {
+  std::vector<Tuple> runs;
+  std::int64_t entries = 0;
+  void add(std::int64_t off, std::int64_t len) {
+    if (!runs.empty() && runs.back().offset + runs.back().length == off)
+      runs.back().length += len;
+    else
+      runs.push_back(Tuple{off, len});
+    entries += len;
+  }
+};
+
 /// The child of `node` whose receive region holds memory position a; throws when none does.
 const Bundle::Child& child_at(const Bundle& node, std::int64_t a) {
   for (const Bundle::Child& ch : node.children())
@@ -103,11 +116,11 @@ const Bundle::Child& child_at(const Bundle& node, std::int64_t a) {
 
 /// resolve() of a single entry: one piece per level, walked down without recursion (small block sizes
 /// resolve mostly single entries). Returns the same count of tuples visited as resolve().
-std::int64_t resolve_one(const Bundle* node, std::int64_t a, std::vector<std::int64_t>& out) {
+std::int64_t resolve_one(const Bundle* node, std::int64_t a, RunSink& out) {
   for (std::int64_t work = 1;; ++work) {
     if (a >= node->alloc() && a < node->alloc() + node->region()) {
       if (node->distr() == nullptr) malformed("initial region referenced but not described");
-      out.push_back(node->distr()->map(a - node->alloc()));
+      out.add(node->distr()->map(a - node->alloc()), 1);
       return work;
     }
     const Bundle::Child& c = child_at(*node, a);
@@ -118,7 +131,7 @@ std::int64_t resolve_one(const Bundle* node, std::int64_t a, std::vector<std::in
 
 /// Appends the logical addresses of entries [a, a + n) of `node`'s memory (L6-L8, recursively through the
 /// datatypes that node's rank received). Returns the tuples visited.
-std::int64_t resolve(const Bundle& node, std::int64_t a, std::int64_t n, std::vector<std::int64_t>& out) {
+std::int64_t resolve(const Bundle& node, std::int64_t a, std::int64_t n, RunSink& out) {
   if (n == 1) return resolve_one(&node, a, out);
   std::int64_t work = 0;
   while (n > 0) {
@@ -128,7 +141,7 @@ std::int64_t resolve(const Bundle& node, std::int64_t a, std::int64_t n, std::ve
       m = std::min(n, node.alloc() + node.region() - a);
       node.distr()->for_runs(a - node.alloc(), m, [&](std::int64_t off, std::int64_t len) {
         ++work;
-        for (std::int64_t i = 0; i < len; ++i) out.push_back(off + i);
+        out.add(off, len);
       });
     } else {
       const Bundle::Child* c = &child_at(node, a);
@@ -168,6 +181,59 @@ void radix_sort(std::vector<T>& v, Key key) {
     for (const T& x : v) tmp[start[digit(x)]++] = x;
     v.swap(tmp);
   }
+}
+
+/// Sets bits [lo, hi) of `bits`.
+void set_bits(std::vector<std::uint64_t>& bits, std::int64_t lo, std::int64_t hi) {
+  while (lo < hi) {
+    const auto w = static_cast<std::size_t>(lo >> 6);
+    const int from = static_cast<int>(lo & 63);
+    const int n = static_cast<int>(std::min<std::int64_t>(64 - from, hi - lo));
+    bits[w] |= (n == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << n) - 1)) << from;
+    lo += n;
+  }
+}
+
+/// The maximal runs of set bits, in ascending order, as {offset, length}.
+std::vector<Tuple> bit_runs(const std::vector<std::uint64_t>& bits) {
+  std::vector<Tuple> runs;
+  const auto words = static_cast<std::int64_t>(bits.size());
+  std::int64_t w = 0;
+  std::uint64_t cur = words > 0 ? bits[0] : 0;
+  for (;;) {
+    while (cur == 0) {  // the next set bit
+      if (++w >= words) return runs;
+      cur = bits[static_cast<std::size_t>(w)];
+    }
+    const int tz = std::countr_zero(cur);
+    const std::int64_t start = w * 64 + tz;
+    cur |= (std::uint64_t{1} << tz) - 1;  // the bits below are done: count the ones from bit 0
+    int ones = std::countr_one(cur);
+    while (ones == 64) {  // the run goes on into the next word
+      if (++w >= words) {
+        runs.push_back(Tuple{start, w * 64 - start});
+        return runs;
+      }
+      cur = bits[static_cast<std::size_t>(w)];
+      ones = std::countr_one(cur);
+    }
+    runs.push_back(Tuple{start, w * 64 + ones - start});
+    cur &= ~((ones == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << ones) - 1)));
+  }
+}
+
+/// Joins adjacent runs of `v` that continue each other in both addresses.
+template <class Run>
+void join_runs(std::vector<Run>& v) {
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (out > 0 && v[out - 1].logical + v[out - 1].length == v[i].logical &&
+        v[out - 1].physical + v[out - 1].length == v[i].physical)
+      v[out - 1].length += v[i].length;
+    else
+      v[out++] = v[i];
+  }
+  v.resize(out);
 }
 
 }  // namespace
@@ -256,17 +322,23 @@ Inspector::Inspector(const Distribution& d, int rank)
                                 " entries (rank " + std::to_string(rank) + " holds " +
                                 std::to_string(distr.size()) + ")" + vals);
   // Memory mapping list (L1-L2): the k-th local entry sits at alloc_offset + k.
-  list_.reserve(static_cast<std::size_t>(own));
+  list_.reserve(static_cast<std::size_t>(distr.count) * distr.tuples.size());
   std::int64_t k = alloc_offset_;
+  bool sorted = true;
   for (std::int64_t j = 0; j < distr.count; ++j)
-    for (const Tuple& t : distr.tuples)
-      for (std::int64_t i = 0; i < t.length; ++i) list_.push_back({t.offset + j * distr.stride + i, k++});
+    for (const Tuple& t : distr.tuples) {
+      if (t.length <= 0) continue;
+      const Run r{t.offset + j * distr.stride, k, t.length};
+      if (!list_.empty() && list_.back().logical + list_.back().length - 1 > r.logical) sorted = false;
+      list_.push_back(r);
+      k += t.length;
+    }
   tuples_ += distr.count * static_cast<std::int64_t>(distr.tuples.size());
-  auto by_logical = [](const Entry& a, const Entry& b) { return a.logical < b.logical; };
-  if (!std::is_sorted(list_.begin(), list_.end(), by_logical)) {
-    radix_sort(list_, [](const Entry& e) { return e.logical; });
+  if (!sorted) {
+    radix_sort(list_, [](const Run& e) { return e.logical; });
     tuples_ += own;
   }
+  join_runs(list_);
   received_.resize(static_cast<std::size_t>(nph_));
   distr_ = std::make_shared<const IndexedDatatype>(distr);
 }
@@ -284,27 +356,55 @@ BundlePtr Inspector::outgoing(int ph) {
     throw std::logic_error("iec inspector: outgoing(" + std::to_string(ph) + ") out of order");
   ++next_out_;
   const int target = partner(rank_, ph);
-  // Property 4 (L3): towards a higher rank the second half (higher logicals), else the first half.
-  const auto h = static_cast<std::ptrdiff_t>(half_);
+  // Property 4 (L3): towards a higher rank the second half (higher logicals), else the first half: split
+  // the list after its first Nx/(2 Np) entries.
+  std::size_t cut = 0;
+  for (std::int64_t before = 0; cut < list_.size(); ++cut) {
+    const std::int64_t len = list_[cut].length;
+    if (before + len > half_) {
+      const std::int64_t keep = half_ - before;
+      if (keep > 0) {
+        Run tail{list_[cut].logical + keep, list_[cut].physical + keep, len - keep};
+        list_[cut].length = keep;
+        list_.insert(list_.begin() + static_cast<std::ptrdiff_t>(cut) + 1, tail);
+        ++cut;
+      }
+      break;
+    }
+    before += len;
+    if (before == half_) {
+      ++cut;
+      break;
+    }
+  }
   const bool second = target > rank_;
-  const auto first_sent = second ? list_.begin() + h : list_.begin();
-  // L4: the positions of the sent entries in ascending order (a bitmap over the memory region).
-  std::vector<std::uint64_t> bits(static_cast<std::size_t>(buffer_entries_ / 64 + 1), 0);
-  for (auto it = first_sent; it != first_sent + h; ++it)
-    bits[static_cast<std::size_t>(it->physical >> 6)] |= std::uint64_t{1} << (it->physical & 63);
-  std::vector<std::int64_t> addresses;
-  addresses.reserve(static_cast<std::size_t>(half_));
-  for (std::size_t w = 0; w < bits.size(); ++w)
-    for (std::uint64_t b = bits[w]; b != 0; b &= b - 1)
-      addresses.push_back(static_cast<std::int64_t>(w) * 64 + std::countr_zero(b));
-  Datatype send{compute_datatype(addresses), 1, 0};
-  list_.erase(first_sent, first_sent + h);
+  const auto mid = list_.begin() + static_cast<std::ptrdiff_t>(cut);
+  std::vector<Run> sent(second ? mid : list_.begin(), second ? list_.end() : mid);
+  list_.erase(second ? mid : list_.begin(), second ? list_.end() : mid);
+  // L4: Compute_Datatype of the sent entries' positions in ascending order: the sent runs by position,
+  // joined where they continue each other. Many short runs: through a bitmap of the memory region.
+  Datatype send;
+  if (sent.size() * 4 > static_cast<std::size_t>(buffer_entries_ / 64)) {
+    std::vector<std::uint64_t> bits(static_cast<std::size_t>(buffer_entries_ / 64 + 1), 0);
+    for (const Run& r : sent) set_bits(bits, r.physical, r.physical + r.length);
+    send.tuples = bit_runs(bits);
+  } else {
+    radix_sort(sent, [](const Run& r) { return r.physical; });
+    for (const Run& r : sent) {
+      if (!send.tuples.empty() && send.tuples.back().offset + send.tuples.back().length == r.physical)
+        send.tuples.back().length += r.length;
+      else
+        send.tuples.push_back(Tuple{r.physical, r.length});
+    }
+  }
+  sent = {};
   tuples_ += half_ + static_cast<std::int64_t>(send.tuples.size());
 
   // The bundle: this rank's node, with the earlier bundles whose receive regions the send datatype touches.
-  auto touches = [&](std::int64_t lo, std::int64_t hi) {
-    auto it = std::lower_bound(addresses.begin(), addresses.end(), lo);
-    return it != addresses.end() && *it < hi;
+  auto touches = [&](std::int64_t lo, std::int64_t hi) {  // does a sent position lie in [lo, hi)?
+    auto it = std::upper_bound(send.tuples.begin(), send.tuples.end(), lo,
+                               [](std::int64_t x, const Tuple& t) { return x < t.offset + t.length; });
+    return it != send.tuples.end() && std::max(it->offset, lo) < hi;
   };
   const bool initial = touches(alloc_offset_, alloc_offset_ + 2 * half_);
   std::vector<Bundle::Child> children;
@@ -339,28 +439,32 @@ void Inspector::incoming(int ph, const BundlePtr& bundle) {
                                 std::to_string(ph) + ", expected Nx/(2*Np)=" + std::to_string(half_));
   tuples_ += root.words() / 2;
   // L6-L8: received slot i holds the partner's memory position Phy2Log(Input_Datatype, i); resolve it.
-  std::vector<std::int64_t> logical;
-  logical.reserve(static_cast<std::size_t>(half_));
+  RunSink logical;
   root.send().for_runs(
       0, half_, [&](std::int64_t off, std::int64_t len) { tuples_ += 1 + resolve(root, off, len, logical); });
   const std::int64_t base = phases_[static_cast<std::size_t>(ph)].recv_offset;
-  std::vector<Entry> fresh(static_cast<std::size_t>(half_));
-  for (std::int64_t i = 0; i < half_; ++i)
-    fresh[static_cast<std::size_t>(i)] = Entry{logical[static_cast<std::size_t>(i)], base + i};
+  std::vector<Run> fresh;
+  fresh.reserve(logical.runs.size());
+  std::int64_t slot = 0;
+  for (const Tuple& t : logical.runs) {
+    fresh.push_back(Run{t.offset, base + slot, t.length});
+    slot += t.length;
+  }
+  logical = {};
   // L9: insert into the sorted list. The received entries come as a few ascending runs (one per region of
   // the sender's memory, recursively), so a natural merge of the list and those runs is usually cheapest.
-  auto by_logical = [](const Entry& a, const Entry& b) { return a.logical < b.logical; };
+  auto by_logical = [](const Run& a, const Run& b) { return a.logical < b.logical; };
   std::vector<std::size_t> bounds{0, list_.size()};
   for (std::size_t i = 1; i < fresh.size(); ++i)
     if (fresh[i].logical < fresh[i - 1].logical) bounds.push_back(list_.size() + i);
   if (bounds.size() > 65) {
-    radix_sort(fresh, [](const Entry& e) { return e.logical; });
+    radix_sort(fresh, [](const Run& e) { return e.logical; });
     bounds.resize(2);
   }
   bounds.push_back(list_.size() + fresh.size());
   list_.insert(list_.end(), fresh.begin(), fresh.end());
   fresh = {};
-  std::vector<Entry> tmp(list_.size());
+  std::vector<Run> tmp(list_.size());
   while (bounds.size() > 2) {  // merge adjacent runs pairwise until one is left
     std::vector<std::size_t> next{0};
     for (std::size_t k = 0; k + 1 < bounds.size(); k += 2) {
@@ -375,7 +479,8 @@ void Inspector::incoming(int ph, const BundlePtr& bundle) {
     list_.swap(tmp);
     bounds = std::move(next);
   }
-  tuples_ += static_cast<std::int64_t>(list_.size());
+  join_runs(list_);
+  tuples_ += 2 * half_;  // the list's entries after the merge
   received_[static_cast<std::size_t>(ph)] = bundle;
 }
 
@@ -391,18 +496,21 @@ RankPlan Inspector::finish() {
   plan.file_offset = file_offset(rank_, nx_, np_);
   const std::int64_t own = nx_ / np_;
   std::vector<std::int64_t> physical;
-  physical.reserve(list_.size());
-  for (std::size_t i = 0; i < list_.size(); ++i) {
-    if (list_[i].logical != plan.file_offset + static_cast<std::int64_t>(i) ||
-        static_cast<std::int64_t>(list_.size()) != own)
+  physical.reserve(static_cast<std::size_t>(own));
+  std::int64_t entries = 0;
+  for (const Run& r : list_) entries += r.length;
+  std::int64_t pos = 0;
+  for (const Run& r : list_) {
+    if (r.logical != plan.file_offset + pos || entries != own)
       throw std::logic_error("iec inspector: rank " + std::to_string(rank_) + " ends with entry " +
-                             std::to_string(list_[i].logical) + " at position " + std::to_string(i) +
+                             std::to_string(r.logical) + " at position " + std::to_string(pos) +
                              " of its list, expected the chunk [" + std::to_string(plan.file_offset) + ", " +
                              std::to_string(plan.file_offset + own) + ") (run iec::check first)");
-    physical.push_back(list_[i].physical);
+    for (std::int64_t i = 0; i < r.length; ++i) physical.push_back(r.physical + i);
+    pos += r.length;
   }
   plan.pack = compute_datatype_intervaled(physical);  // L10
-  tuples_ += static_cast<std::int64_t>(list_.size());
+  tuples_ += entries;
   list_.clear();
   list_.shrink_to_fit();
   return plan;
