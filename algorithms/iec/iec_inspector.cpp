@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 
@@ -156,6 +157,16 @@ std::int64_t resolve(const Bundle& node, std::int64_t a, std::int64_t n, RunSink
   return work;
 }
 
+/// A scratch vector kept for the thread's life, so that the large per-phase temporaries reuse memory the
+/// process already has instead of faulting fresh pages in at every phase (the kernel's page clearing was
+/// the inspector's largest cost on large lists). Safe to share between the ranks of a simulation: an
+/// inspector step never yields to another rank while it uses it.
+template <class T>
+std::vector<T>& scratch() {
+  thread_local std::vector<T> v;
+  return v;
+}
+
 /// Sorts `v` by `key` (non-negative after subtracting the minimum) with an LSD radix sort: the received
 /// entries arrive in the sender's memory order, and a comparison sort would dominate the inspector's time.
 template <class T, class Key>
@@ -169,7 +180,8 @@ void radix_sort(std::vector<T>& v, Key key) {
   }
   constexpr int kBits = 11;
   constexpr std::size_t kBuckets = std::size_t{1} << kBits;
-  std::vector<T> tmp(v.size());
+  std::vector<T>& tmp = scratch<T>();
+  tmp.resize(v.size());
   const auto range = static_cast<std::uint64_t>(hi - lo);
   for (int shift = 0; shift < 64 && (range >> shift) != 0; shift += kBits) {
     std::vector<std::size_t> start(kBuckets + 1, 0);
@@ -464,16 +476,17 @@ void Inspector::incoming(int ph, const BundlePtr& bundle) {
   bounds.push_back(list_.size() + fresh.size());
   list_.insert(list_.end(), fresh.begin(), fresh.end());
   fresh = {};
-  std::vector<Run> tmp(list_.size());
-  while (bounds.size() > 2) {  // merge adjacent runs pairwise until one is left
+  std::vector<Run>& tmp = scratch<Run>();
+  while (bounds.size() > 2) {  // merge adjacent runs pairwise until one is left (written in order)
     std::vector<std::size_t> next{0};
+    tmp.clear();
+    tmp.reserve(list_.size());
     for (std::size_t k = 0; k + 1 < bounds.size(); k += 2) {
       const std::size_t end = k + 2 < bounds.size() ? bounds[k + 2] : bounds[k + 1];
       std::merge(list_.begin() + static_cast<std::ptrdiff_t>(bounds[k]),
                  list_.begin() + static_cast<std::ptrdiff_t>(bounds[k + 1]),
                  list_.begin() + static_cast<std::ptrdiff_t>(bounds[k + 1]),
-                 list_.begin() + static_cast<std::ptrdiff_t>(end),
-                 tmp.begin() + static_cast<std::ptrdiff_t>(bounds[k]), by_logical);
+                 list_.begin() + static_cast<std::ptrdiff_t>(end), std::back_inserter(tmp), by_logical);
       next.push_back(end);
     }
     list_.swap(tmp);
