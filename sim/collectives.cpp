@@ -21,8 +21,10 @@ constexpr int kTagAllgather = -4;
 constexpr int kTagAlltoall = -5;
 constexpr int kTagAllreduce = -6;
 
-// MPICH cut-overs (MPIR_CVAR defaults).
+// MPICH cut-overs (MPIR_CVAR defaults; for alltoall see do_alltoall).
 constexpr std::size_t kAllgatherLong = 512 * 1024;  // ALLGATHER_LONG_MSG_SIZE: total bytes
+constexpr std::size_t kAlltoallShort = 256;         // ALLTOALL_SHORT_MSG_SIZE: bytes per block
+constexpr int kAlltoallBruckMinRanks = 8;           // Bruck from 8 ranks (generic.json: "comm_size<8")
 constexpr std::size_t kAlltoallMedium = 32768;      // ALLTOALL_MEDIUM_MSG_SIZE: bytes per block
 constexpr int kAlltoallThrottle = 32;               // ALLTOALL_THROTTLE: requests posted per round
 
@@ -162,13 +164,29 @@ void SimProcess::do_allgather(std::span<const std::byte> send, std::span<std::by
   }
 }
 
-// Alltoall: for blocks up to 32 KiB, MPICH's "scattered" algorithm (irecv/isend to every peer, posted
-// in rounds of 32); above, pairwise exchange (XOR partners for a power-of-two count). Bruck's algorithm,
-// which MPICH uses for blocks <= 256 B with >= 8 ranks, is not modelled: those use "scattered".
+// Alltoall as MPICH 4.0.2 (Debian 12's mpich) chooses it for an intra-communicator whose send buffer is
+// not MPI_IN_PLACE. Its default selection tree (maint/tuning/coll/mpir/generic.json, compiled in) has
+// MPICH 3.x's MPIR_Alltoall_intra_auto cut-overs as literals; 4.0.2 still declares them as the CVARs
+// MPIR_CVAR_ALLTOALL_SHORT_MSG_SIZE = 256 and MPIR_CVAR_ALLTOALL_MEDIUM_MSG_SIZE = 32768 (bytes of one
+// block, sendcount x type size; src/mpi/coll/cvars.txt), which there only the nonblocking schedule's
+// selection reads (mpir_coll_sched_auto.c). By the block size n and the rank count P:
+//  - n <= 256 B and P >= 8: Bruck's algorithm (MPIR_Alltoall_intra_brucks, alltoall_bruck below);
+//  - n <= 32 KiB: "scattered" (MPIR_Alltoall_intra_scattered): an irecv from and an isend to every peer,
+//    posted MPIR_CVAR_ALLTOALL_THROTTLE = 32 of each at a time, a waitall per round (MPICH's first round
+//    includes the rank's message to itself; here the own block is copied and every round has 32 peers);
+//  - above: pairwise exchange (MPIR_Alltoall_intra_pairwise; XOR partners for a power-of-two P).
+// A zero block returns at once (MPI_Alltoall's early return for recvcount == 0, src/binding/c/coll_api.txt).
+// Local copies (the own block here, Bruck's rotations, packing and unpacking) are not charged as CPU
+// work, as no collective in this file charges its copies.
 void SimProcess::do_alltoall(std::span<const std::byte> send, std::span<std::byte> recv) {
   const Activity a(*this, config::Use::Network, "alltoall", static_cast<std::int64_t>(send.size()));
   const int P = size();
   const std::size_t n = send.size() / static_cast<std::size_t>(P);
+  if (n == 0) return;
+  if (n <= kAlltoallShort && P >= kAlltoallBruckMinRanks) {
+    alltoall_bruck(send, recv);
+    return;
+  }
   auto sblock = [&](int i) { return send.subspan(n * static_cast<std::size_t>(i), n); };
   auto rblock = [&](int i) { return recv.subspan(n * static_cast<std::size_t>(i), n); };
   std::copy(sblock(rank_).begin(), sblock(rank_).end(), rblock(rank_).begin());
@@ -196,6 +214,43 @@ void SimProcess::do_alltoall(std::span<const std::byte> send, std::span<std::byt
     do_wait(r);
     do_wait(s);
   }
+}
+
+// Bruck's all-to-all (Bruck, Ho, Kipnis, Upfal, Weathersby, "Efficient algorithms for all-to-all
+// communications in multiport message-passing systems", IEEE TPDS 8(11), 1997; MPICH
+// MPIR_Alltoall_intra_brucks): ceil(log2 P) messages per rank instead of P - 1, each block travelling
+// once per set bit of its distance. Local rotation: slot i holds the block for rank (rank + i) mod P.
+// Round k (2^k < P): send to rank + 2^k, in one message, the slots whose index has bit k set, and receive
+// from rank - 2^k the same slots. After the last round slot i holds the block from rank (rank - i) mod P,
+// which the inverse rotation puts in its place. MPICH packs each round's slots with an indexed datatype
+// and receives them the same way; here a pack and an unpack buffer. The exchange is MPIC_Sendrecv's:
+// irecv, isend, wait for both.
+void SimProcess::alltoall_bruck(std::span<const std::byte> send, std::span<std::byte> recv) {
+  const int P = size();
+  const std::size_t n = send.size() / static_cast<std::size_t>(P);
+  auto at = [n](int i) { return n * static_cast<std::size_t>(i); };
+  std::vector<std::byte> slots(send.size());
+  for (int i = 0; i < P; ++i) std::memcpy(slots.data() + at(i), send.data() + at((rank_ + i) % P), n);
+  std::vector<std::byte> out, in;
+  for (int pof2 = 1; pof2 < P; pof2 <<= 1) {
+    out.clear();
+    for (int i = pof2; i < P; ++i)
+      if (i & pof2)
+        out.insert(out.end(), slots.begin() + static_cast<std::ptrdiff_t>(at(i)),
+                   slots.begin() + static_cast<std::ptrdiff_t>(at(i + 1)));
+    in.resize(out.size());
+    Request r = do_irecv((rank_ - pof2 + P) % P, kTagAlltoall, in);
+    Request s = do_isend((rank_ + pof2) % P, kTagAlltoall, out);
+    do_wait(r);
+    do_wait(s);
+    std::size_t pos = 0;
+    for (int i = pof2; i < P; ++i)
+      if (i & pof2) {
+        std::memcpy(slots.data() + at(i), in.data() + pos, n);
+        pos += n;
+      }
+  }
+  for (int i = 0; i < P; ++i) std::memcpy(recv.data() + at((rank_ - i + P) % P), slots.data() + at(i), n);
 }
 
 // Allreduce (MAX on int64): recursive doubling with the non-power-of-two pre/post step (MPICH

@@ -110,6 +110,8 @@ class SimProcess final : public Process {
   Request post_recv(int src, int tag, std::size_t bytes, Pending*& out);
   bool eager(std::size_t bytes) const;
   void release_eager_sends();
+  /// Alltoall by Bruck's algorithm (collectives.cpp; do_alltoall chooses it).
+  void alltoall_bruck(std::span<const std::byte> send, std::span<std::byte> recv);
   World& world_;
   int rank_;
   std::map<std::int64_t, Pending> pending_;
