@@ -67,10 +67,13 @@ std::int64_t best_period(const Distribution& d, double& rects) {
   };
   std::int64_t best = d.nx;
   rects = count(best);
+  const double plain = rects;                                    // one rectangle per replica of every tuple
   for (std::size_t i = 0; i < by_weight.size() && i < 3; ++i) {  // the few most used strides
     const std::int64_t S = by_weight[i].second;
     if (S >= d.nx) continue;
-    if (const double n = count(S); n < rects) best = S, rects = n;
+    // Folded rows are swept segment by segment (costlier per rectangle than one sort): fold only when
+    // that at least halves the rectangles.
+    if (const double n = count(S); n < rects && 2 * n <= plain) best = S, rects = n;
   }
   return best;
 }

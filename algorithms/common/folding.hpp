@@ -25,8 +25,9 @@ struct Rect {
 /// Appends to `out` unless it is null; returns how many rectangles (an upper bound when `out` is null).
 double fold(const Datatype& dt, std::int64_t S, std::int64_t nx, std::vector<Rect>* out);
 
-/// The row length that folds d's datatypes into the fewest rectangles: Nx (no folding: one rectangle per
-/// replica of every tuple) or one of the strides of its replicated datatypes. `rects` receives the count.
+/// The row length that folds d's datatypes into the fewest rectangles: one of the strides of its replicated
+/// datatypes when that at least halves them, else Nx (no folding: one rectangle per replica of every
+/// tuple). `rects` receives the count.
 std::int64_t best_period(const Distribution& d, double& rects);
 
 /// Entries of r that are < x, with rows of S entries (0 <= x).

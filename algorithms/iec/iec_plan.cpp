@@ -103,14 +103,15 @@ std::string check(const Distribution& d) {
   // of phase ph + 1 is the union of two of phase ph, and merging their rectangles keeps regular
   // distributions at a few per group (block-cyclic: one), so a piece's count is a few closed forms instead
   // of a walk over replicas. A phase where that would cost more than counting per rank and piece
-  // (count_per_piece) is counted that way.
+  // (count_per_piece) is counted that way, and so is every phase when folding does not compress (no
+  // stride shared by replicated datatypes: the rectangles would be the tuples themselves, in more memory).
   double total_rects = 0;
   const std::int64_t S = folding::best_period(d, total_rects);
-  std::vector<std::vector<folding::Rect>> groups(static_cast<std::size_t>(np));
-  for (int r = 0; r < np; ++r) {
-    auto& g = groups[static_cast<std::size_t>(r)];
-    folding::fold(d.per_rank[static_cast<std::size_t>(r)], S, nx, &g);
-    folding::merge(g);
+  const bool folded = S < nx;
+  std::vector<std::vector<folding::Rect>> groups(folded ? static_cast<std::size_t>(np) : 0);
+  for (std::size_t r = 0; r < groups.size(); ++r) {
+    folding::fold(d.per_rank[r], S, nx, &groups[r]);
+    folding::merge(groups[r]);
   }
   auto uneven = [&](int ph, int r, std::int64_t lower, std::int64_t piece, std::int64_t k) {
     return "IEC needs every rank's entries to split evenly at every butterfly phase (sufficient: every rank "
@@ -123,14 +124,14 @@ std::string check(const Distribution& d) {
     const int block = 1 << ph;
     const std::int64_t pieces = std::int64_t{2} << ph;
     const std::int64_t piece = nx / pieces;
-    if (ph > 0)  // groups of 2^ph ranks from pairs of groups of 2^(ph-1)
+    if (folded && ph > 0)  // groups of 2^ph ranks from pairs of groups of 2^(ph-1)
       for (std::size_t g = 0; g < groups.size() / 2; ++g) {
         std::vector<folding::Rect> u = std::move(groups[2 * g]);
         u.insert(u.end(), groups[2 * g + 1].begin(), groups[2 * g + 1].end());
         folding::merge(u);
         groups[g] = std::move(u);
       }
-    groups.resize(static_cast<std::size_t>(np / block));
+    if (folded) groups.resize(static_cast<std::size_t>(np / block));
     // Cost of this phase: rectangles times the pieces each group is asked about, versus count_per_piece.
     double by_rects = 0, by_pieces = 0;
     for (const auto& g : groups) by_rects += static_cast<double>(g.size()) * block;
@@ -139,7 +140,7 @@ std::string check(const Distribution& d) {
       by_pieces += static_cast<double>(dt.tuples.size()) *
                    static_cast<double>(closed_form ? pieces : dt.count + static_cast<double>(pieces) / 64);
     }
-    if (by_rects <= by_pieces) {
+    if (folded && by_rects <= by_pieces) {
       for (int g = 0; g < np; g += block) {
         const auto& rects = groups[static_cast<std::size_t>(g / block)];
         for (int r = g; r < g + block; ++r) {
