@@ -350,3 +350,29 @@ TEST_CASE("folding: rectangles cover what the datatype selects", "[distribution]
       }
   }
 }
+
+TEST_CASE("folding: merging keeps how often each entry is covered", "[distribution][partition]") {
+  Rng rng{77};
+  const std::int64_t S = 6, rows = 5;
+  auto coverage = [&](const std::vector<folding::Rect>& rs) {
+    std::vector<int> c(static_cast<std::size_t>(S * rows), 0);
+    for (const folding::Rect& r : rs)
+      for (std::int64_t q = r.q0; q < r.q1; ++q)
+        for (std::int64_t a = r.a0; a < r.a1; ++a) ++c[static_cast<std::size_t>(q * S + a)];
+    return c;
+  };
+  int merged = 0;
+  for (int i = 0; i < 2000; ++i) {
+    std::vector<folding::Rect> rs;
+    for (int k = 0; k < 1 + rng.below(8); ++k) {
+      const std::int64_t a0 = rng.below(S), q0 = rng.below(rows);
+      rs.push_back({a0, a0 + 1 + rng.below(S - a0), q0, q0 + 1 + rng.below(rows - q0)});
+    }
+    const std::vector<int> before = coverage(rs);
+    const std::size_t n = rs.size();
+    folding::merge(rs);
+    CHECK(coverage(rs) == before);
+    merged += rs.size() < n;
+  }
+  CHECK(merged > 200);
+}

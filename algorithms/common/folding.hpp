@@ -34,7 +34,8 @@ std::int64_t best_period(const Distribution& d, double& rects);
 std::int64_t below(const Rect& r, std::int64_t S, std::int64_t x);
 
 /// Sorts rs and merges rectangles that share their rows and touch along them, or share their residues and
-/// touch across rows; the union is unchanged when the rectangles do not overlap.
+/// touch across rows. Each merge joins two disjoint rectangles, so how often each entry is covered is
+/// unchanged, overlaps included.
 void merge(std::vector<Rect>& rs);
 
 /// check_partition with one strategy, whatever its cost (for tests): the rectangles of x folded into rows
