@@ -40,78 +40,6 @@ class SplitMix64 {
   std::uint64_t state_;
 };
 
-/// Calls fn(offset, length, rank) for every tuple of every replica of every rank with length > 0.
-template <class Fn>
-void for_each_interval(const Distribution& d, Fn&& fn) {
-  for (int r = 0; r < d.nprocs(); ++r) {
-    const Datatype& dt = d.per_rank[static_cast<std::size_t>(r)];
-    for (std::int64_t j = 0; j < dt.count; ++j)
-      for (const Tuple& t : dt.tuples)
-        if (t.length > 0) fn(t.offset + j * dt.stride, t.length, r);
-  }
-}
-
-/// Ranks (up to two) that hold entry e, for naming them in a message.
-std::string holders(const Distribution& d, std::int64_t e) {
-  std::vector<int> ranks;
-  for_each_interval(d, [&](std::int64_t off, std::int64_t len, int r) {
-    if (e >= off && e < off + len && ranks.size() < 2) ranks.push_back(r);
-  });
-  if (ranks.size() == 2 && ranks[0] == ranks[1]) return "rank " + std::to_string(ranks[0]) + " twice";
-  std::string out = "ranks";
-  for (std::size_t i = 0; i < ranks.size(); ++i) out += (i ? " and " : " ") + std::to_string(ranks[i]);
-  return out;
-}
-
-std::string missing(std::int64_t e, std::int64_t nx) {
-  return "entry " + s(e) + " of x is held by no rank (Nx=" + s(nx) + ")";
-}
-
-std::string duplicated(const Distribution& d, std::int64_t e) {
-  return "entry " + s(e) + " of x is held by " + holders(d, e) + " (each entry must be held exactly once)";
-}
-
-std::string check_by_sorting(const Distribution& d) {
-  struct Interval {
-    std::int64_t offset, length;
-  };
-  std::vector<Interval> all;
-  for_each_interval(d, [&](std::int64_t off, std::int64_t len, int) { all.push_back({off, len}); });
-  std::sort(all.begin(), all.end(), [](const Interval& a, const Interval& b) { return a.offset < b.offset; });
-  std::int64_t next = 0;  // first entry not yet covered
-  for (const Interval& iv : all) {
-    if (iv.offset > next) return missing(next, d.nx);
-    if (iv.offset < next) return duplicated(d, iv.offset);
-    next = iv.offset + iv.length;
-  }
-  if (next < d.nx) return missing(next, d.nx);
-  return "";
-}
-
-std::string check_by_bitmap(const Distribution& d) {
-  std::vector<std::uint64_t> bits(static_cast<std::size_t>(d.nx / 64 + 1), 0);
-  std::int64_t first_dup = d.nx;
-  for_each_interval(d, [&](std::int64_t off, std::int64_t len, int) {
-    for (std::int64_t e = off; e < off + len; ++e) {
-      std::uint64_t& w = bits[static_cast<std::size_t>(e >> 6)];
-      const std::uint64_t m = std::uint64_t{1} << (e & 63);
-      if (w & m) first_dup = std::min(first_dup, e);
-      w |= m;
-    }
-  });
-  std::int64_t first_missing = d.nx;
-  for (std::size_t i = 0; i < bits.size(); ++i) {
-    if (~bits[i] != 0) {
-      first_missing =
-          std::min<std::int64_t>(d.nx, static_cast<std::int64_t>(i) * 64 + std::countr_one(bits[i]));
-      break;
-    }
-  }
-  if (first_missing < first_dup) return missing(first_missing, d.nx);
-  if (first_dup < d.nx) return duplicated(d, first_dup);
-  return "";
-}
-
 }  // namespace
 
 Distribution block_cyclic(std::int64_t nx, int np, std::int64_t bx) {
@@ -304,34 +232,6 @@ Distribution mesh(const std::vector<int>& owner, int np, std::int64_t load) {
       tuples.push_back(Tuple{i * load, load});
   }
   return d;
-}
-
-std::string check_partition(const Distribution& d) {
-  if (d.nx <= 0) return "Nx must be positive (Nx=" + s(d.nx) + ")";
-  if (d.nprocs() == 0) return "a distribution needs at least one rank";
-  std::int64_t intervals = 0;
-  std::int64_t entries = 0;
-  for (int r = 0; r < d.nprocs(); ++r) {
-    const Datatype& dt = d.per_rank[static_cast<std::size_t>(r)];
-    const std::string who = "rank " + std::to_string(r);
-    if (dt.count < 1) return who + " has replica count " + s(dt.count) + " (must be >= 1)";
-    for (const Tuple& t : dt.tuples) {
-      if (t.length < 0)
-        return who + " has a tuple of negative length {" + s(t.offset) + "," + s(t.length) + "}";
-      if (t.length == 0) continue;
-      // Replicas are affine in j, so the extremes are at j = 0 and j = count - 1.
-      const std::int64_t lo = std::min(t.offset, t.offset + (dt.count - 1) * dt.stride);
-      const std::int64_t hi = std::max(t.offset, t.offset + (dt.count - 1) * dt.stride) + t.length;
-      if (lo < 0 || hi > d.nx)
-        return who + " holds entries outside [0, Nx) (tuple {" + s(t.offset) + "," + s(t.length) +
-               "}, Nx=" + s(d.nx) + ")";
-    }
-    intervals += static_cast<std::int64_t>(dt.tuples.size()) * dt.count;
-    entries += dt.size();
-  }
-  // 24 bytes per interval for sorting versus one bit per entry of x plus a walk over every held entry.
-  if (intervals * 24 <= d.nx / 8 + entries / 4) return check_by_sorting(d);
-  return check_by_bitmap(d);
 }
 
 void count_per_piece(const Datatype& dt, std::int64_t piece, std::vector<std::int64_t>& counts) {

@@ -7,6 +7,7 @@
 
 #include "algorithms/common/butterfly.hpp"
 #include "algorithms/common/distribution.hpp"
+#include "algorithms/common/folding.hpp"
 #include "algorithms/iec/iec.hpp"
 
 namespace ciosim::iec {
@@ -98,10 +99,60 @@ std::string check(const Distribution& d) {
   // bitrev(r); if it fails, some entries end on the wrong side of the butterfly for good.
   const std::int64_t half = nx / (2 * static_cast<std::int64_t>(np));
   const int nph = num_phases(np);
+  // The entries each group of 2^ph ranks holds, as rectangles of x folded into rows (folding.hpp): a group
+  // of phase ph + 1 is the union of two of phase ph, and merging their rectangles keeps regular
+  // distributions at a few per group (block-cyclic: one), so a piece's count is a few closed forms instead
+  // of a walk over replicas. A phase where that would cost more than counting per rank and piece
+  // (count_per_piece) is counted that way, and so is every phase when folding does not compress (no
+  // stride shared by replicated datatypes: the rectangles would be the tuples themselves, in more memory).
+  double total_rects = 0;
+  const std::int64_t S = folding::best_period(d, total_rects);
+  const bool folded = S < nx;
+  std::vector<std::vector<folding::Rect>> groups(folded ? static_cast<std::size_t>(np) : 0);
+  for (std::size_t r = 0; r < groups.size(); ++r) {
+    folding::fold(d.per_rank[r], S, nx, &groups[r]);
+    folding::merge(groups[r]);
+  }
+  auto uneven = [&](int ph, int r, std::int64_t lower, std::int64_t piece, std::int64_t k) {
+    return "IEC needs every rank's entries to split evenly at every butterfly phase (sufficient: every rank "
+           "holds Nx/Np^2 entries of each of the Np file chunks of Nx/Np entries; for block-cyclic, Nx "
+           "divisible by Np^2*Bx): in phase " +
+           s(ph) + " rank " + s(r) + " holds " + s(k) + " entries of [" + s(lower * piece) + ", " +
+           s((lower + 1) * piece) + ") instead of Nx/(2*Np)=" + s(half) + vals;
+  };
   for (int ph = 0; ph < nph; ++ph) {
     const int block = 1 << ph;
     const std::int64_t pieces = std::int64_t{2} << ph;
     const std::int64_t piece = nx / pieces;
+    if (folded && ph > 0)  // groups of 2^ph ranks from pairs of groups of 2^(ph-1)
+      for (std::size_t g = 0; g < groups.size() / 2; ++g) {
+        std::vector<folding::Rect> u = std::move(groups[2 * g]);
+        u.insert(u.end(), groups[2 * g + 1].begin(), groups[2 * g + 1].end());
+        folding::merge(u);
+        groups[g] = std::move(u);
+      }
+    if (folded) groups.resize(static_cast<std::size_t>(np / block));
+    // Cost of this phase: rectangles times the pieces each group is asked about, versus count_per_piece.
+    double by_rects = 0, by_pieces = 0;
+    for (const auto& g : groups) by_rects += static_cast<double>(g.size()) * block;
+    for (const Datatype& dt : d.per_rank) {
+      const bool closed_form = dt.stride > 0 && dt.count > 2 * (pieces + 1);
+      by_pieces += static_cast<double>(dt.tuples.size()) *
+                   static_cast<double>(closed_form ? pieces : dt.count + static_cast<double>(pieces) / 64);
+    }
+    if (folded && by_rects <= by_pieces) {
+      for (int g = 0; g < np; g += block) {
+        const auto& rects = groups[static_cast<std::size_t>(g / block)];
+        for (int r = g; r < g + block; ++r) {
+          const std::int64_t lower = 2 * bit_reverse(r % block, ph);
+          std::int64_t k = 0;
+          for (const folding::Rect& rc : rects)
+            k += folding::below(rc, S, (lower + 1) * piece) - folding::below(rc, S, lower * piece);
+          if (k != half) return uneven(ph, r, lower, piece, k);
+        }
+      }
+      continue;
+    }
     std::vector<std::int64_t> counts(static_cast<std::size_t>(pieces));
     for (int g = 0; g < np; g += block) {
       std::fill(counts.begin(), counts.end(), 0);
@@ -110,13 +161,7 @@ std::string check(const Distribution& d) {
       for (int r = g; r < g + block; ++r) {
         const std::int64_t lower = 2 * bit_reverse(r % block, ph);
         const std::int64_t k = counts[static_cast<std::size_t>(lower)];
-        if (k != half)
-          return "IEC needs every rank's entries to split evenly at every butterfly phase (sufficient: every "
-                 "rank "
-                 "holds Nx/Np^2 entries of each of the Np file chunks of Nx/Np entries; for block-cyclic, Nx "
-                 "divisible by Np^2*Bx): in phase " +
-                 s(ph) + " rank " + s(r) + " holds " + s(k) + " entries of [" + s(lower * piece) + ", " +
-                 s((lower + 1) * piece) + ") instead of Nx/(2*Np)=" + s(half) + vals;
+        if (k != half) return uneven(ph, r, lower, piece, k);
       }
     }
   }

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace ciosim {
 
@@ -43,29 +44,43 @@ class Lexer {
   std::size_t pos_ = 0;
 };
 
-/// First unused process at or after `from` whose name is `name`, or -1.
-int find_name(const std::string& name, const std::vector<std::string>& names, const std::vector<char>& used,
-              int from) {
-  for (int i = std::max(from, 0); i < static_cast<int>(names.size()); ++i)
-    if (!used[static_cast<std::size_t>(i)] && names[static_cast<std::size_t>(i)] == name) return i;
-  return -1;
-}
+/// The processes of each host name, in rank order, so that a host's processes are found without a scan
+/// over every process (quadratic at tens of thousands of ranks).
+class NameIndex {
+ public:
+  explicit NameIndex(const std::vector<std::string>& names) {
+    for (int i = 0; i < static_cast<int>(names.size()); ++i)
+      procs_[names[static_cast<std::size_t>(i)]].push_back(i);
+  }
+  /// First unused process at or after `from` whose name is `name`, or -1.
+  int find(const std::string& name, const std::vector<char>& used, int from) const {
+    const auto it = procs_.find(name);
+    if (it == procs_.end()) return -1;
+    const std::vector<int>& p = it->second;
+    for (auto i = std::lower_bound(p.begin(), p.end(), std::max(from, 0)); i != p.end(); ++i)
+      if (!used[static_cast<std::size_t>(*i)]) return *i;
+    return -1;
+  }
+
+ private:
+  std::unordered_map<std::string, std::vector<int>> procs_;
+};
 
 /// Takes up to max_matches unused processes named `name` from index `from` on, then retires every other
 /// process of that host.
-void match_host(const std::string& name, int from, int max_matches, const std::vector<std::string>& names,
+void match_host(const std::string& name, int from, int max_matches, const NameIndex& names,
                 std::vector<char>& used, std::vector<int>& ranks, int cb_nodes) {
   int to_take = std::min(max_matches, cb_nodes - static_cast<int>(ranks.size()));
   int cur = from;
   while (to_take > 0) {
-    cur = find_name(name, names, used, cur);
+    cur = names.find(name, used, cur);
     if (cur < 0) return;
     ranks.push_back(cur);
     used[static_cast<std::size_t>(cur)] = 1;
     ++cur;
     --to_take;
   }
-  while ((cur = find_name(name, names, used, cur)) >= 0) used[static_cast<std::size_t>(cur++)] = 1;
+  while ((cur = names.find(name, used, cur)) >= 0) used[static_cast<std::size_t>(cur++)] = 1;
 }
 
 }  // namespace
@@ -117,11 +132,12 @@ std::vector<int> cb_config_ranklist(const std::string& list, const std::vector<s
     return ranks;
   }
   std::vector<char> used(procnames.size(), 0);
+  const NameIndex index(procnames);
   for (const CbConfigItem& item : items) {
     if (static_cast<int>(ranks.size()) >= cb_nodes) break;
     const int max_procs = item.all_procs ? cb_nodes : item.max_procs;
     if (!item.host.empty()) {
-      match_host(item.host, 0, max_procs, procnames, used, ranks, cb_nodes);
+      match_host(item.host, 0, max_procs, index, used, ranks, cb_nodes);
       continue;
     }
     if (max_procs == 0) {  // "*:0" retires every host
@@ -133,8 +149,7 @@ std::vector<int> cb_config_ranklist(const std::string& list, const std::vector<s
       while (w < nprocs && used[static_cast<std::size_t>(w)]) ++w;
       if (w == nprocs) break;
       ranks.push_back(w);
-      match_host(procnames[static_cast<std::size_t>(w)], w + 1, max_procs - 1, procnames, used, ranks,
-                 cb_nodes);
+      match_host(procnames[static_cast<std::size_t>(w)], w + 1, max_procs - 1, index, used, ranks, cb_nodes);
       used[static_cast<std::size_t>(w)] = 1;
       ++w;
     }
