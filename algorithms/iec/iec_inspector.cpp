@@ -94,7 +94,7 @@ class Reader {
   std::size_t pos_ = 0;
 };
 
-/// Runs of logical addresses, in order; a run that continues the last one extends it.
+/// Runs of addresses, in order; a run that continues the last one extends it.
 struct RunSink {
   std::vector<Tuple> runs;
   std::int64_t entries = 0;
@@ -402,12 +402,9 @@ BundlePtr Inspector::outgoing(int ph) {
     send.tuples = bit_runs(bits);
   } else {
     radix_sort(sent, [](const Run& r) { return r.physical; });
-    for (const Run& r : sent) {
-      if (!send.tuples.empty() && send.tuples.back().offset + send.tuples.back().length == r.physical)
-        send.tuples.back().length += r.length;
-      else
-        send.tuples.push_back(Tuple{r.physical, r.length});
-    }
+    RunSink positions;
+    for (const Run& r : sent) positions.add(r.physical, r.length);
+    send.tuples = std::move(positions.runs);
   }
   sent = {};
   tuples_ += half_ + static_cast<std::int64_t>(send.tuples.size());
