@@ -49,6 +49,7 @@ std::vector<TechniqueInfo> make_registry() {
       {},
       {},
       {},
+      true,  // runs elided (run.payload)
   });
   list.push_back(TechniqueInfo{
       "block",
@@ -65,6 +66,7 @@ std::vector<TechniqueInfo> make_registry() {
       block_io::run_read,
       {},
       {},
+      true,  // runs elided (run.payload)
   });
   list.push_back(TechniqueInfo{
       "two-phase",
@@ -86,6 +88,7 @@ std::vector<TechniqueInfo> make_registry() {
       two_phase::run_read,
       {},
       {},
+      true,  // runs elided (run.payload)
   });
   list.push_back(TechniqueInfo{
       "list-io",
@@ -102,6 +105,7 @@ std::vector<TechniqueInfo> make_registry() {
       list_io::run_read,
       {},
       {},
+      true,  // runs elided (run.payload)
   });
   list.push_back(TechniqueInfo{
       "independent",
@@ -115,6 +119,7 @@ std::vector<TechniqueInfo> make_registry() {
       independent::run_read,
       {},
       {},
+      true,  // runs elided (run.payload)
   });
   list.push_back(TechniqueInfo{
       "gathered",
@@ -149,6 +154,7 @@ std::vector<TechniqueInfo> make_registry() {
       multiple_phase::run_read,
       multiple_phase::check_phases,
       {},
+      true,  // runs elided (run.payload)
   });
   list.push_back(TechniqueInfo{
       "sequential",
@@ -163,6 +169,7 @@ std::vector<TechniqueInfo> make_registry() {
       {},
       {},
       {},
+      true,  // runs elided (run.payload)
   });
   list.push_back(TechniqueInfo{
       "view-based",

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "algorithms/common/datatype.hpp"
+#include "algorithms/common/payload.hpp"
 #include "algorithms/common/process.hpp"
 #include "algorithms/common/session.hpp"
 #include "algorithms/two_phase/hints.hpp"
@@ -68,6 +69,9 @@ struct TechniqueInfo {
   /// on p's rank (algorithms/common/session.hpp). Empty: the driver runs `run` / `read` once per write /
   /// read of the sequence, at the current view's displacement.
   std::function<std::unique_ptr<Session>(Process&, const TechniqueInput&)> session;
+  /// The technique moves its payload only through payload::copy, pack/unpack and the seam's point-to-point
+  /// and file calls, so it runs on elided buffers (run.payload = elided; algorithms/common/payload.hpp).
+  bool elided = false;
 };
 
 /// All registered techniques, in a fixed order.
@@ -91,5 +95,16 @@ std::vector<std::byte> make_local_data(const Distribution& d, int rank, std::int
 /// The file a technique with `layout` must produce.
 std::vector<std::byte> expected_file(const Distribution& d, FileLayout layout, std::int64_t element_size,
                                      std::int64_t base = 0);
+
+/// "" when `t` can run with elided payloads (run.payload = elided), alone or in an operation sequence
+/// (`sequence`), else a one-line reason naming the techniques that can.
+std::string why_not_elided(const TechniqueInfo& t, bool sequence);
+
+/// make_local_data as an elided buffer (algorithms/common/payload.hpp): the same bytes, as their sources.
+payload::Buffer make_local_payload(const Distribution& d, int rank, std::int64_t element_size,
+                                   std::int64_t base = 0);
+/// expected_file as pieces: the sources of the bytes the file must hold.
+std::vector<payload::Piece> expected_pieces(const Distribution& d, FileLayout layout,
+                                            std::int64_t element_size, std::int64_t base = 0);
 
 }  // namespace ciosim

@@ -15,10 +15,10 @@
 #include "app/commands.hpp"
 #include "app/output_dir.hpp"
 #include "app/runner.hpp"
-#include "config/phases_csv.hpp"
-#include "config/resources.hpp"
 #include "app/sweep.hpp"
 #include "app/sweep_folder.hpp"
+#include "config/phases_csv.hpp"
+#include "config/resources.hpp"
 #include "config/results.hpp"
 #include "config/scenario.hpp"
 #include "config/timeline.hpp"
@@ -203,6 +203,10 @@ int run_command(const RunOptions& opt) {
     if (s.runs.size() != 1)
       throw config::ConfigError("--export-file needs a single-point scenario; this one has " +
                                 std::to_string(s.runs.size()) + " points (fix the swept keys with --set)");
+    if (s.runs[0].payload == PayloadChoice::Elided)
+      throw config::ConfigError(
+          "--export-file needs the file's bytes: it cannot be used with run.payload = "
+          "\"elided\" (use \"bytes\" or \"auto\")");
     exported.emplace(opt.export_file);
     s.runs[0].export_file = exported->path().string();
   }

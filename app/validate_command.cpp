@@ -193,6 +193,11 @@ int validate_command(const ValidateOptions& opt) {
   load.data_dirs = data_dirs();
   load.memory = config::memory_limit("", 1);  // a point over the machine's memory is refused up front
   config::Scenario s = config::load_scenario(opt.scenario, load);
+  for (const auto& r : s.runs)
+    if (r.payload == PayloadChoice::Elided)
+      throw config::ConfigError(
+          "validate compares the simulated file with the real one byte for byte, so it needs the bytes: "
+          "run.payload = \"elided\" cannot be used (use \"bytes\" or \"auto\")");
   const int ranks = s.runs.front().ranks;
   for (const auto& r : s.runs)
     if (r.ranks != ranks)

@@ -137,6 +137,13 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
                "write: time the technique's write; read: the file is laid out beforehand (not timed) "
                "and the technique's read is timed and its bytes checked"),
           {"write", "read"}),
+      with_choices(
+          make("run.payload", T::Enum, "", Value{std::string("auto")},
+               "bytes: buffers hold real bytes and the file is compared byte by byte; elided: buffers hold "
+               "only which bytes of x they carry (SMPI's shared malloc, plus sources), copies cost nothing "
+               "but their charged time, and the file is checked source by source; auto: elided from 1 GiB "
+               "of data when the technique supports it and pieces average >= 4 KiB (docs/results.md)"),
+          {"auto", "bytes", "elided"}),
       with_choices(from_platform(make("network.mpi", T::Enum, "", none, "network profile of MPI traffic")),
                    network_names()),
       with_choices(

@@ -121,6 +121,7 @@ std::string results_json(const std::string& scenario, const std::vector<RunResul
     run["calls"] = std::move(calls);
     run["bytes"] = ojson{{"network", r.bytes_network}, {"file", r.bytes_file}};
     run["file_verified"] = r.file_verified;
+    if (r.elided) run["payload"] = "elided";  // absent: bytes
     if (!r.bottleneck.empty()) run["bottleneck"] = r.bottleneck;
     if (!r.operations.empty()) {
       ojson totals = ojson::object();
@@ -155,6 +156,7 @@ std::vector<RunResult> parse_results_json(const std::string& text, const std::st
       r.bytes_network = run.at("bytes").at("network").get<std::int64_t>();
       r.bytes_file = run.at("bytes").at("file").get<std::int64_t>();
       r.file_verified = run.at("file_verified").get<bool>();
+      r.elided = run.value("payload", std::string("bytes")) == "elided";
       r.bottleneck = run.value("bottleneck", std::string());
       if (run.contains("operations"))
         for (const auto& o : run.at("operations"))
@@ -324,6 +326,7 @@ nlohmann::json run_result_to_json(const RunResult& r) {
   j["bytes_network"] = r.bytes_network;
   j["bytes_file"] = r.bytes_file;
   j["file_verified"] = r.file_verified;
+  j["elided"] = r.elided;
   j["bottleneck"] = r.bottleneck;
   j["operations"] = nlohmann::json::array();
   for (const auto& o : r.operations) j["operations"].push_back({o.name, o.time_s, o.start_s, o.end_s});
@@ -345,6 +348,7 @@ RunResult run_result_from_json(const nlohmann::json& j) {
     r.bytes_network = j.at("bytes_network").get<std::int64_t>();
     r.bytes_file = j.at("bytes_file").get<std::int64_t>();
     r.file_verified = j.at("file_verified").get<bool>();
+    r.elided = j.value("elided", false);
     r.bottleneck = j.value("bottleneck", std::string());
     if (j.contains("operations"))
       for (const auto& o : j.at("operations"))

@@ -65,6 +65,10 @@ struct WorkloadSpec {
 /// What a run measures: the technique's write, or its read of a file written beforehand (untimed).
 enum class Access { Write, Read };
 
+/// run.payload: whether buffers carry bytes or only their sources (algorithms/common/payload.hpp). Auto
+/// chooses by size (sim::payload_mode).
+enum class PayloadChoice { Auto, Bytes, Elided };
+
 struct RunSpec {
   std::string algorithm;
   Access access = Access::Write;
@@ -74,6 +78,7 @@ struct RunSpec {
   std::string network_mpi;  ///< profile name (already defaulted from the platform)
   std::string network_io;
   int iterations = 1;
+  PayloadChoice payload = PayloadChoice::Auto;
   /// run.sequence: the operations on the open file (algorithms/sequence.hpp); "" = open, the technique's
   /// write (run.iterations times) or read (run.access), close.
   std::string sequence;
@@ -139,6 +144,7 @@ struct RunResult {
   std::int64_t bytes_network = 0;
   std::int64_t bytes_file = 0;
   bool file_verified = false;
+  bool elided = false;     ///< buffers carried sources, not bytes (run.payload; results.json "payload")
   std::string bottleneck;  ///< one line: where the longest phase's time goes (config/time_use.hpp)
 };
 

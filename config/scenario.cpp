@@ -395,6 +395,9 @@ class Expander {
     r.workload.overlap_y = num("workload.overlap_y");
     r.workload.header_bytes = num("workload.header_bytes");
     r.access = str("run.access") == "read" ? Access::Read : Access::Write;
+    r.payload = str("run.payload") == "bytes"    ? PayloadChoice::Bytes
+                : str("run.payload") == "elided" ? PayloadChoice::Elided
+                                                 : PayloadChoice::Auto;
     r.sequence = str("run.sequence");
     check_sequence_key(r, where);
     r.hints.cb_buffer_size = num("hints.cb_buffer_size");
@@ -443,6 +446,10 @@ class Expander {
       throw ConfigError(where + "workload.nx x workload.element_size = " + std::to_string(r.workload.nx) +
                         " x " + std::to_string(r.workload.element_size) +
                         " bytes does not fit in a 64-bit file offset");
+    if (r.payload == PayloadChoice::Elided)
+      if (const std::string why = why_not_elided(technique(r.algorithm), !r.sequence.empty()); !why.empty())
+        throw ConfigError(where + "run.payload = \"elided\" cannot be used here: " + why +
+                          "; use run.payload = \"bytes\" or \"auto\"");
     if (const auto& check = technique(r.algorithm).check_phases)
       if (const std::string why = check(r.phases, r.ranks); !why.empty()) throw ConfigError(where + why);
     // Before any per-entry work: the memory estimate from the workload's size, the aggregators.

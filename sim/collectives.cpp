@@ -118,7 +118,7 @@ void SimProcess::do_gatherv(std::span<const std::byte> send, std::span<std::byte
     const auto n = static_cast<std::size_t>(counts[static_cast<std::size_t>(i)]);
     if (i == root) {
       if (n != send.size()) throw std::invalid_argument("gatherv: the root's count differs from its data");
-      std::copy(send.begin(), send.end(), recv.begin() + static_cast<std::ptrdiff_t>(pos));
+      payload::copy(recv.subspan(pos, n), send);  // elided payloads too (sequential's gather)
     } else if (n > 0) {
       reqs.push_back(do_irecv(i, kTagGatherv, recv.subspan(pos, n)));
     }

@@ -90,7 +90,10 @@ Request SimProcess::do_isend(int dst, int tag, std::span<const std::byte> buf) {
   const Activity a(*this, config::Use::Network, "isend", static_cast<std::int64_t>(buf.size()));
   auto* env = new Envelope;
   env->size = buf.size();
-  if (eager(buf.size())) {
+  if (payload::is_elided(buf)) {  // no bytes to copy or point at: the pieces travel
+    env->elided = true;
+    env->pieces = payload::pieces(buf);
+  } else if (eager(buf.size())) {
     env->copy.assign(buf.begin(), buf.end());
     env->data = env->copy.data();
   } else {
@@ -192,7 +195,7 @@ void SimProcess::do_wait(Request& r) {
   }
   if (p.out) {  // rendezvous send complete: the buffer may be reused from here on
     Envelope* env = p.out;
-    if (!env->consumed && env->size > 0 && env->copy.empty() && !env->shared) {
+    if (!env->consumed && env->size > 0 && env->copy.empty() && !env->shared && !env->elided) {
       env->copy.assign(env->data, env->data + env->size);
       env->data = env->copy.data();
     }
@@ -209,8 +212,12 @@ void SimProcess::do_wait(Request& r) {
     }
     const std::size_t want = p.into ? p.shared_bytes : p.dest.size();
     SharedMessagePtr shared = std::move(env->shared);
-    if (size == want) {
-      if (p.into)  // a shared receive: the object itself, or decoded from a plain send's bytes
+    const bool into_elided = !p.into && payload::is_elided(std::span<const std::byte>(p.dest));
+    const bool kinds_differ = size == want && size > 0 && !p.into && env->elided != into_elided;
+    if (size == want && !kinds_differ) {
+      if (env->elided)
+        payload::assign(p.dest, env->pieces);
+      else if (p.into)  // a shared receive: the object itself, or decoded from a plain send's bytes
         *p.into = shared ? std::move(shared) : p.decode(std::span<const std::byte>(env->data, size));
       else if (shared && size)  // a shared message into a plain buffer: its serialized form
         shared->serialize(p.dest);
@@ -222,6 +229,9 @@ void SimProcess::do_wait(Request& r) {
     if (size != want)
       throw std::runtime_error("message of " + std::to_string(size) + " bytes received into a buffer of " +
                                std::to_string(want));
+    if (kinds_differ)
+      throw std::logic_error(into_elided ? "a message of real bytes received into an elided buffer"
+                                         : "an elided message received into a buffer of real bytes");
     sg4::this_actor::sleep_for(world_.mpi->recv_overhead_s);
   }
   pending_.erase(it);

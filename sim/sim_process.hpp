@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/common/payload.hpp"
 #include "algorithms/common/process.hpp"
 #include "sim/world.hpp"
 
@@ -22,6 +23,10 @@ namespace ciosim::sim {
 struct Envelope {
   std::vector<std::byte> copy;
   SharedMessagePtr shared;  ///< a shared message (isend_shared): handed over as is, `data` unused
+  /// An elided payload (algorithms/common/payload.hpp): what the sender's buffer held when it was sent
+  /// (MPI forbids changing it before the send completes, so this is what a rendezvous would deliver).
+  std::vector<payload::Piece> pieces;
+  bool elided = false;
   const std::byte* data = nullptr;
   std::size_t size = 0;
   /// Rendezvous: the sender and the receiver both hold the envelope (2 references) and the last one to

@@ -124,7 +124,8 @@ void write_trace(const World& w, const std::string& path) {
 
 RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& body,
                    const std::function<void(const filesystem::FileStore&)>& on_file,
-                   const std::vector<std::byte>* initial_file) {
+                   const std::vector<std::byte>* initial_file,
+                   const std::vector<payload::Piece>* initial_pieces) {
   std::vector<std::string> args = engine_args();
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -155,12 +156,14 @@ RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& bod
                                     ", but platform '" + ps.name + "' has nodes 0.." +
                                     std::to_string(ps.nodes - 1));
   }
+  w.file.set_elided(payload::mode() == payload::Mode::Elided);
   w.fs = make_file_system(spec.platform, w.file);
   w.log.full = !spec.timeline_formats.empty();
   w.fs->set_log(&w.log);
   build_platform(w);
   register_ranks(w);
   if (initial_file) w.file.write(0, *initial_file);
+  if (initial_pieces) w.file.write_pieces(0, *initial_pieces);
   w.records.resize(static_cast<std::size_t>(spec.ranks));
   if (std::getenv("CIOSIM_COMM_STATS")) w.comm_stats = std::make_unique<CommStats>(spec.ranks);
   w.fs->start();
@@ -218,7 +221,66 @@ RunResult simulate_sequence(const RunSpec& spec, const Distribution& dist, const
   return res;
 }
 
+/// A point with elided payloads (algorithms/common/payload.hpp): the ranks' data are sources, not bytes,
+/// and the file and every read are checked source by source, as strictly as bytes are.
+RunResult simulate_elided(const RunSpec& spec, const Distribution& dist, const TechniqueInfo& tech,
+                          const TechniqueInput& in) {
+  const payload::ModeScope scope(payload::Mode::Elided);
+  const std::int64_t es = in.element_size;
+  RunResult res;
+  if (spec.access == Access::Read) {
+    if (!tech.read) throw std::invalid_argument("technique " + tech.name + " has no read path");
+    const std::vector<payload::Piece> initial = expected_pieces(dist, tech.layout, es);
+    std::vector<char> read_ok(static_cast<std::size_t>(spec.ranks), 0);
+    res = run_with(
+        spec,
+        [&](Process& p) {
+          const payload::Buffer expected = make_local_payload(dist, p.rank(), es);
+          payload::Buffer buf(expected.size());
+          tech.read(p, in, buf);
+          read_ok[static_cast<std::size_t>(p.rank())] = payload::pieces(buf) == payload::pieces(expected);
+        },
+        {}, nullptr, &initial);
+    res.file_verified = std::all_of(read_ok.begin(), read_ok.end(), [](char ok) { return ok != 0; });
+  } else {
+    bool verified = false;
+    res = run_with(
+        spec,
+        [&](Process& p) {
+          const payload::Buffer local = make_local_payload(dist, p.rank(), es);
+          tech.run(p, in, local);
+        },
+        [&](const filesystem::FileStore& file) {
+          verified = file.pieces() == expected_pieces(dist, tech.layout, es);
+        });
+    res.file_verified = verified;
+  }
+  res.elided = true;
+  return res;
+}
+
 }  // namespace
+
+bool payload_elided(const RunSpec& spec, const TechniqueInfo& tech, const Distribution& dist) {
+  constexpr std::int64_t kAutoBytes = std::int64_t{1} << 30;  // auto: from 1 GiB of data ...
+  constexpr std::int64_t kAutoPieceBytes = 4096;              // ... in pieces of 4 KiB on average
+  if (spec.payload == PayloadChoice::Bytes) return false;
+  std::string why_not = why_not_elided(tech, !spec.sequence.empty());
+  if (why_not.empty() && !spec.export_file.empty()) {
+    why_not = "exporting the file (run.export_file, validate) needs its bytes";
+  }
+  if (spec.payload == PayloadChoice::Elided) {
+    if (!why_not.empty())
+      throw std::invalid_argument("run.payload = elided cannot be used here: " + why_not +
+                                  "; use run.payload = bytes or auto");
+    return true;
+  }
+  if (!why_not.empty()) return false;
+  const std::int64_t bytes = dist.nx * spec.workload.element_size;
+  std::int64_t pieces = 0;
+  for (const Datatype& dt : dist.per_rank) pieces += dt.count * static_cast<std::int64_t>(dt.tuples.size());
+  return bytes >= kAutoBytes && bytes >= pieces * kAutoPieceBytes;
+}
 
 RunResult simulate(const RunSpec& spec) {
   // Validate everything before the engine starts, so a bad point fails with one clear line.
@@ -232,6 +294,7 @@ RunResult simulate(const RunSpec& spec) {
                           spec.phases};
   check_hints(in.hints);
   if (!spec.sequence.empty()) return simulate_sequence(spec, dist, tech, in);
+  if (payload_elided(spec, tech, dist)) return simulate_elided(spec, dist, tech, in);
   bool verified = false;
   if (spec.access == Access::Read) {
     if (!tech.read) throw std::invalid_argument("technique " + tech.name + " has no read path");

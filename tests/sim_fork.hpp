@@ -27,16 +27,18 @@ struct Forked {
   double sim_time_s = 0;
   std::vector<std::byte> file;                ///< the simulated file after the run
   std::map<std::string, std::int64_t> calls;  ///< MPI and file calls summed over ranks (RunResult::calls)
+  bool elided = false;                        ///< the run's payloads were elided (RunResult::elided)
+  std::int64_t bytes_network = 0;
 };
 
 inline Forked simulate_forked(RunSpec spec) {
   char path[] = "/tmp/ciosim-test-XXXXXX";
   const int tmp = ::mkstemp(path);
-  if (tmp < 0) return Forked{false, "mkstemp failed", false, 0, {}, {}};
+  if (tmp < 0) return Forked{false, "mkstemp failed", false, 0, {}, {}, false, 0};
   ::close(tmp);
-  spec.export_file = path;
+  if (spec.payload != PayloadChoice::Elided) spec.export_file = path;  // an elided file has no bytes
   int fds[2];
-  if (::pipe(fds) != 0) return Forked{false, "pipe failed", false, 0, {}, {}};
+  if (::pipe(fds) != 0) return Forked{false, "pipe failed", false, 0, {}, {}, false, 0};
   std::fflush(nullptr);
   const pid_t pid = ::fork();
   if (pid == 0) {
@@ -44,7 +46,8 @@ inline Forked simulate_forked(RunSpec spec) {
     nlohmann::json j;
     try {
       const RunResult r = sim::simulate(spec);
-      j = {{"ok", true}, {"verified", r.file_verified}, {"sim_time_s", r.sim_time_s}, {"calls", r.calls}};
+      j = {{"ok", true},       {"verified", r.file_verified}, {"sim_time_s", r.sim_time_s},
+           {"calls", r.calls}, {"elided", r.elided},          {"bytes_network", r.bytes_network}};
     } catch (const std::exception& e) {
       j = {{"ok", false}, {"error", e.what()}};
     }
@@ -73,6 +76,8 @@ inline Forked simulate_forked(RunSpec spec) {
       f.verified = j.at("verified").get<bool>();
       f.sim_time_s = j.at("sim_time_s").get<double>();
       f.calls = j.at("calls").get<std::map<std::string, std::int64_t>>();
+      f.elided = j.at("elided").get<bool>();
+      f.bytes_network = j.at("bytes_network").get<std::int64_t>();
     } else {
       f.error = j.at("error").get<std::string>();
     }

@@ -182,3 +182,29 @@ TEST_CASE("a stopped ciosim validate leaves no temporary workspace and no MPI ru
     if (e.path().filename().string()[0] == '.') hidden.push_back(e.path().filename().string());
   CHECK(hidden == std::vector<std::string>{});
 }
+
+TEST_CASE("run.payload = elided is refused before anything runs where it cannot be used", "[cli][config]") {
+  Workspace w;
+  fs::create_directories(w.root / "sc/data");
+  w.write("sc/data/l.toml",
+          "ranks = [ [[0, 1], [7, 2], [12, 1]], [[3, 1], [4, 1], [9, 1], [14, 1]], "
+          "[[1, 1], [5, 1], [10, 1], [15, 1]], [[11, 1], [2, 1], [13, 1], [6, 1]] ]\n");
+  w.write("sc/lists.toml", kLists);
+  const Output vb =
+      w.run("run -q sc/lists.toml --out r1 --set run.algorithm=view-based --set run.payload=elided");
+  CHECK(vb.code == 2);
+  CHECK(one_line(vb.err));
+  CHECK_THAT(vb.err, Catch::Contains("view-based moves real bytes") && Catch::Contains("iec, block"));
+  CHECK_FALSE(fs::exists(w.root / "r1"));
+  const Output ex = w.run(
+      "run -q sc/lists.toml --out r2 --set run.algorithm=iec --set run.payload=elided "
+      "--export-file x.dat");
+  CHECK(ex.code == 2);
+  CHECK_THAT(ex.err, Catch::Contains("--export-file needs the file's bytes"));
+  CHECK_FALSE(fs::exists(w.root / "x.dat"));
+  const Output ok = w.run("run -q sc/lists.toml --out r3 --set run.payload=elided");
+  INFO(ok.err);
+  REQUIRE(ok.code == 0);
+  CHECK_THAT(slurp(w.root / "r3/results.json"), Catch::Contains("\"payload\": \"elided\""));
+  CHECK_THAT(slurp(w.root / "r3/results.json"), !Catch::Contains("\"file_verified\": false"));
+}

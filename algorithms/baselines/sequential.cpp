@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "algorithms/common/distribution.hpp"
+#include "algorithms/common/payload.hpp"
 
 namespace ciosim::sequential {
 
@@ -36,14 +37,14 @@ void run_write(Process& p, const TechniqueInput& in, LocalData local) {
   }
   for (int it = 0; it < in.iterations; ++it) {
     p.phase("gather");
-    std::vector<std::byte> gathered(root ? static_cast<std::size_t>(d.nx * es) : 0);
+    payload::Buffer gathered(root ? static_cast<std::size_t>(d.nx * es) : 0);
     p.gatherv(local, gathered, counts, kRoot);
-    std::vector<std::byte> array(root ? static_cast<std::size_t>(d.nx * es) : 0);
+    payload::Buffer array(root ? static_cast<std::size_t>(d.nx * es) : 0);
     if (root) {  // each rank's entries to their places in x (MPI_Unpack by the rank's datatype)
       std::size_t pos = 0;
       for (std::size_t r = 0; r < d.per_rank.size(); ++r) {
         const auto n = static_cast<std::size_t>(counts[r]);
-        unpack(std::span<const std::byte>(gathered).subspan(pos, n), d.per_rank[r], es, array);
+        unpack(gathered.span().subspan(pos, n), d.per_rank[r], es, array);
         pos += n;
       }
       p.compute(Work{.bytes_copied = d.nx * es, .tuples = tuples});

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "algorithms/common/payload.hpp"
+
 namespace ciosim::butterfly {
 
 int partner(int r, int ph) {
@@ -36,7 +38,7 @@ int phases(int np) {
 
 void exchange(Process& p, int partner, int tag, std::span<const std::byte> memory, const Datatype& send,
               std::int64_t element_size, std::span<std::byte> recv) {
-  std::vector<std::byte> staging(static_cast<std::size_t>(send.size() * element_size));
+  payload::Buffer staging(static_cast<std::size_t>(send.size() * element_size));
   pack(memory, send, element_size, staging);
   p.compute(Work{.bytes_copied = static_cast<std::int64_t>(staging.size()),
                  .tuples = send.count * static_cast<std::int64_t>(send.tuples.size())});

@@ -10,6 +10,8 @@
 #include <string>
 #include <utility>
 
+#include "algorithms/common/payload.hpp"
+
 namespace ciosim {
 
 std::int64_t Datatype::replica_size() const {
@@ -132,19 +134,29 @@ void for_each_region(std::int64_t buffer_bytes, const Datatype& dt, std::int64_t
 
 void pack(std::span<const std::byte> src, const Datatype& dt, std::int64_t element_size,
           std::span<std::byte> out) {
-  for_each_region(static_cast<std::int64_t>(src.size()), dt, element_size,
-                  static_cast<std::int64_t>(out.size()), "pack",
-                  [&](std::int64_t off, std::int64_t pos, std::int64_t len) {
-                    std::memcpy(out.data() + pos, src.data() + off, static_cast<std::size_t>(len));
-                  });
+  for_each_region(
+      static_cast<std::int64_t>(src.size()), dt, element_size, static_cast<std::int64_t>(out.size()), "pack",
+      [&, elided = payload::is_elided(src) || payload::is_elided(out)](std::int64_t off, std::int64_t pos,
+                                                                       std::int64_t len) {
+        if (elided)
+          payload::copy(out.subspan(static_cast<std::size_t>(pos), static_cast<std::size_t>(len)),
+                        src.subspan(static_cast<std::size_t>(off), static_cast<std::size_t>(len)));
+        else
+          std::memcpy(out.data() + pos, src.data() + off, static_cast<std::size_t>(len));
+      });
 }
 
 void unpack(std::span<const std::byte> in, const Datatype& dt, std::int64_t element_size,
             std::span<std::byte> dst) {
   for_each_region(static_cast<std::int64_t>(dst.size()), dt, element_size,
                   static_cast<std::int64_t>(in.size()), "unpack",
-                  [&](std::int64_t off, std::int64_t pos, std::int64_t len) {
-                    std::memcpy(dst.data() + off, in.data() + pos, static_cast<std::size_t>(len));
+                  [&, elided = payload::is_elided(in) || payload::is_elided(dst)](
+                      std::int64_t off, std::int64_t pos, std::int64_t len) {
+                    if (elided)
+                      payload::copy(dst.subspan(static_cast<std::size_t>(off), static_cast<std::size_t>(len)),
+                                    in.subspan(static_cast<std::size_t>(pos), static_cast<std::size_t>(len)));
+                    else
+                      std::memcpy(dst.data() + off, in.data() + pos, static_cast<std::size_t>(len));
                   });
 }
 

@@ -3,6 +3,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "algorithms/common/payload.hpp"
+
 namespace ciosim {
 
 const char* call_name(Call c) {
@@ -140,12 +142,14 @@ void Process::bcast(std::span<std::byte> buf, int root) {
   count(Call::Bcast);
   note(Call::Bcast, root, static_cast<std::int64_t>(buf.size()));
   if (rank() == root) counters_.bytes_sent += static_cast<std::int64_t>(buf.size());
+  payload::require_bytes(buf, "bcast");
   do_bcast(buf, root);
 }
 void Process::gather(std::span<const std::byte> send, std::span<std::byte> recv, int root) {
   count(Call::Gather);
   note(Call::Gather, root, static_cast<std::int64_t>(send.size()));
   counters_.bytes_sent += static_cast<std::int64_t>(send.size());
+  payload::require_bytes(send, "gather");
   do_gather(send, recv, root);
 }
 void Process::gatherv(std::span<const std::byte> send, std::span<std::byte> recv,
@@ -159,12 +163,15 @@ void Process::allgather(std::span<const std::byte> send, std::span<std::byte> re
   count(Call::Allgather);
   note(Call::Allgather, -1, static_cast<std::int64_t>(send.size()));
   counters_.bytes_sent += static_cast<std::int64_t>(send.size());
+  payload::require_bytes(send, "allgather");
   do_allgather(send, recv);
 }
 void Process::alltoall(std::span<const std::byte> send, std::span<std::byte> recv) {
   count(Call::Alltoall);
   note(Call::Alltoall, -1, static_cast<std::int64_t>(send.size()));
   counters_.bytes_sent += static_cast<std::int64_t>(send.size());
+  payload::require_bytes(send, "alltoall");
+  payload::require_bytes(recv, "alltoall");
   do_alltoall(send, recv);
 }
 void Process::allreduce_max(std::span<std::int64_t> values) {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "algorithms/common/butterfly.hpp"
+#include "algorithms/common/payload.hpp"
 #include "algorithms/iec/iec.hpp"
 
 namespace ciosim::iec {
@@ -29,7 +30,7 @@ std::int64_t half_of(const RankPlan& plan) {
 }
 
 /// The executor's buffer with the local entries at alloc_offset (Fig. 2, L1-L2).
-std::vector<std::byte> place_local(const RankPlan& plan, std::int64_t es, std::span<const std::byte> local) {
+payload::Buffer place_local(const RankPlan& plan, std::int64_t es, std::span<const std::byte> local) {
   if (es <= 0)
     throw std::invalid_argument("iec: element size must be positive (got " + std::to_string(es) + ")");
   const std::int64_t own = chunk_entries(plan);
@@ -37,29 +38,28 @@ std::vector<std::byte> place_local(const RankPlan& plan, std::int64_t es, std::s
     throw std::invalid_argument(
         "iec: rank " + std::to_string(plan.rank) + " got " + std::to_string(local.size()) +
         " bytes of local data, its plan needs Nx/Np*element_size=" + std::to_string(own * es));
-  std::vector<std::byte> buffer(static_cast<std::size_t>(plan.buffer_entries * es));
+  payload::Buffer buffer(static_cast<std::size_t>(plan.buffer_entries * es));
   if (plan.alloc_offset < 0 || (plan.alloc_offset + own) * es > static_cast<std::int64_t>(buffer.size()))
     throw std::invalid_argument("iec: the plan's alloc_offset lies outside its buffer");
-  if (!local.empty()) std::memcpy(buffer.data() + plan.alloc_offset * es, local.data(), local.size());
+  payload::copy(buffer.span().subspan(static_cast<std::size_t>(plan.alloc_offset * es), local.size()), local);
   return buffer;
 }
 
 /// The bytes of `buffer` where phase `ph`'s incoming entries go (stored consecutively, §3.2).
 std::span<std::byte> receive_region(const RankPlan& plan, int ph, std::int64_t es,
-                                    std::vector<std::byte>& buffer) {
+                                    std::span<std::byte> buffer) {
   const std::int64_t off = plan.phases[static_cast<std::size_t>(ph)].recv_offset * es;
   const std::int64_t len = half_of(plan) * es;
   if (off < 0 || off + len > static_cast<std::int64_t>(buffer.size()))
     throw std::invalid_argument("iec: phase " + std::to_string(ph) +
                                 " receive region lies outside the buffer");
-  return std::span<std::byte>(buffer).subspan(static_cast<std::size_t>(off), static_cast<std::size_t>(len));
+  return buffer.subspan(static_cast<std::size_t>(off), static_cast<std::size_t>(len));
 }
 
 /// Staging buffer with the entries phase `ph` sends (MPI_Pack by the send datatype).
-std::vector<std::byte> pack_send(const RankPlan& plan, int ph, std::int64_t es,
-                                 std::span<const std::byte> buffer) {
+payload::Buffer pack_send(const RankPlan& plan, int ph, std::int64_t es, std::span<const std::byte> buffer) {
   const Datatype& dt = plan.phases[static_cast<std::size_t>(ph)].send;
-  std::vector<std::byte> staging(static_cast<std::size_t>(dt.size() * es));
+  payload::Buffer staging(static_cast<std::size_t>(dt.size() * es));
   pack(buffer, dt, es, staging);
   return staging;
 }
@@ -77,7 +77,7 @@ void execute(Process& p, const RankPlan& plan, std::int64_t element_size, LocalD
   const std::int64_t es = element_size;
   // Fig. 2 L1-L2: the application's entries live at alloc_offset of IEC's buffer from the start
   // ("receive(x, alloc_offset)"), so placing them is not executor work and is not charged.
-  std::vector<std::byte> buffer = place_local(plan, es, local);
+  payload::Buffer buffer = place_local(plan, es, local);
   for (int ph = 0; ph < static_cast<int>(plan.phases.size()); ++ph) {
     const Phase& phase = plan.phases[static_cast<std::size_t>(ph)];
     p.phase("exchange" + std::to_string(ph));
@@ -87,7 +87,8 @@ void execute(Process& p, const RankPlan& plan, std::int64_t element_size, LocalD
                         receive_region(plan, ph, es, buffer));
   }
   p.phase("pack");
-  std::vector<std::byte> output = pack_chunk(plan, buffer, es);
+  payload::Buffer output(static_cast<std::size_t>(plan.pack.size() * es));
+  pack(buffer, plan.pack, es, output);  // L7
   p.compute(Work{.bytes_copied = static_cast<std::int64_t>(output.size()), .tuples = tuples_of(plan.pack)});
   p.phase("write");
   p.write_at(plan.file_offset * es, output);  // L8-L9
@@ -110,13 +111,13 @@ std::vector<std::vector<std::byte>> exchange_all(const std::vector<RankPlan>& pl
     throw std::invalid_argument("iec: exchange_all needs one local buffer per plan (" +
                                 std::to_string(plans.size()) + " plans, " + std::to_string(local.size()) +
                                 " buffers)");
-  std::vector<std::vector<std::byte>> buffers;
+  std::vector<payload::Buffer> buffers;
   for (std::size_t r = 0; r < plans.size(); ++r)
     buffers.push_back(place_local(plans[r], element_size, local[r]));
   const int nph = plans.empty() ? 0 : static_cast<int>(plans.front().phases.size());
   const int run = phases < 0 ? nph : std::min(phases, nph);
   for (int ph = 0; ph < run; ++ph) {
-    std::vector<std::vector<std::byte>> staging;  // every send is packed before any receive lands
+    std::vector<payload::Buffer> staging;  // every send is packed before any receive lands
     for (std::size_t r = 0; r < plans.size(); ++r)
       staging.push_back(pack_send(plans[r], ph, element_size, buffers[r]));
     for (std::size_t r = 0; r < plans.size(); ++r) {
@@ -127,10 +128,12 @@ std::vector<std::vector<std::byte>> exchange_all(const std::vector<RankPlan>& pl
       std::span<std::byte> region = receive_region(plans[r], ph, element_size, buffers[r]);
       if (region.size() != staging[from].size())
         throw std::invalid_argument("iec: phase " + std::to_string(ph) + " message size mismatch");
-      std::memcpy(region.data(), staging[from].data(), region.size());
+      payload::copy(region, staging[from]);
     }
   }
-  return buffers;
+  std::vector<std::vector<std::byte>> out;
+  for (const payload::Buffer& b : buffers) out.emplace_back(b.data(), b.data() + b.size());
+  return out;
 }
 
 std::vector<std::vector<std::int64_t>> simulate_memory(const Distribution& d,

@@ -12,6 +12,7 @@
 #include "algorithms/common/access_list.hpp"
 #include "algorithms/common/butterfly.hpp"
 #include "algorithms/common/distribution.hpp"
+#include "algorithms/common/payload.hpp"
 
 namespace ciosim::multiple_phase {
 
@@ -167,12 +168,12 @@ void run(Process& p, const TechniqueInput& in, LocalData local) {
   for (int it = 0; it < in.iterations; ++it) {
     // The application's array: every rank has the whole of it, its own entries in place (Fig. 3), so placing
     // them is not the technique's work and is not charged.
-    std::vector<std::byte> memory(static_cast<std::size_t>(in.dist->nx * es));
+    payload::Buffer memory(static_cast<std::size_t>(in.dist->nx * es));
     unpack(local, mine, es, memory);
     for (int ph = 0; ph < k; ++ph) {
       p.phase("exchange" + std::to_string(ph));
       const Step st = step(l, r, ph);
-      std::vector<std::byte> incoming(static_cast<std::size_t>(st.recv.size() * es));
+      payload::Buffer incoming(static_cast<std::size_t>(st.recv.size() * es));
       butterfly::exchange(p, st.partner, kExchangeTagBase + ph, memory, st.send, es, incoming);
       unpack(incoming, st.recv, es, memory);  // into the unassigned entries, at their own positions
       p.compute(
@@ -180,11 +181,11 @@ void run(Process& p, const TechniqueInput& in, LocalData local) {
     }
     p.phase("write");
     if (regions.size() == 1) {  // one contiguous block (all log2 Np phases): written from memory in place
-      p.write_at(regions.front().offset, std::span<const std::byte>(memory).subspan(
-                                             static_cast<std::size_t>(regions.front().offset),
-                                             static_cast<std::size_t>(regions.front().length)));
+      p.write_at(regions.front().offset,
+                 memory.span().subspan(static_cast<std::size_t>(regions.front().offset),
+                                       static_cast<std::size_t>(regions.front().length)));
     } else if (!regions.empty()) {  // a file view of the held pieces: one list access
-      std::vector<std::byte> packed(static_cast<std::size_t>(out.size() * es));
+      payload::Buffer packed(static_cast<std::size_t>(out.size() * es));
       pack(memory, out, es, packed);
       p.compute(Work{.bytes_copied = static_cast<std::int64_t>(packed.size()), .tuples = tuples_of(out)});
       p.write_list(regions, packed);
@@ -203,14 +204,14 @@ void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out) {
   std::vector<Extent> regions;
   for_each_storage_piece(held_now, es, [&](Offset off, Offset len) { regions.push_back({off, len}); });
   for (int it = 0; it < in.iterations; ++it) {
-    std::vector<std::byte> memory(static_cast<std::size_t>(in.dist->nx * es));
+    payload::Buffer memory(static_cast<std::size_t>(in.dist->nx * es));
     p.phase("read");  // the write's access, mirrored
     if (regions.size() == 1) {
       p.read_at(regions.front().offset,
-                std::span<std::byte>(memory).subspan(static_cast<std::size_t>(regions.front().offset),
-                                                     static_cast<std::size_t>(regions.front().length)));
+                memory.span().subspan(static_cast<std::size_t>(regions.front().offset),
+                                      static_cast<std::size_t>(regions.front().length)));
     } else if (!regions.empty()) {
-      std::vector<std::byte> packed(static_cast<std::size_t>(held_now.size() * es));
+      payload::Buffer packed(static_cast<std::size_t>(held_now.size() * es));
       p.read_list(regions, packed);
       unpack(packed, held_now, es, memory);
       p.compute(
@@ -219,7 +220,7 @@ void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out) {
     for (int ph = k - 1; ph >= 0; --ph) {  // the phases undone in reverse: each rank gets back what it sent
       p.phase("exchange" + std::to_string(ph));
       const Step st = step(l, r, ph);
-      std::vector<std::byte> incoming(static_cast<std::size_t>(st.send.size() * es));
+      payload::Buffer incoming(static_cast<std::size_t>(st.send.size() * es));
       butterfly::exchange(p, st.partner, kExchangeTagBase + ph, memory, st.recv, es, incoming);
       unpack(incoming, st.send, es, memory);
       p.compute(

@@ -231,11 +231,13 @@ void copy_pieces(OthersReq& o, const Cursor& c, std::size_t i, Offset off, std::
   for (std::int64_t k = 0; k < c.count[i]; ++k) {
     const std::int64_t j = c.start[i] + k;
     const Offset len = (k == c.count[i] - 1 && c.last_len[i] > 0) ? c.last_len[i] : lens[j];
-    std::byte* w = window.data() + (offs[j] - off);
+    const std::span<std::byte> w =
+        window.subspan(static_cast<std::size_t>(offs[j] - off), static_cast<std::size_t>(len));
+    const std::span<std::byte> st = stream.subspan(pos, static_cast<std::size_t>(len));
     if (to_window)
-      std::memcpy(w, stream.data() + pos, static_cast<std::size_t>(len));
+      payload::copy(w, st);
     else
-      std::memcpy(stream.data() + pos, w, static_cast<std::size_t>(len));
+      payload::copy(st, w);
     pos += static_cast<std::size_t>(len);
   }
 }

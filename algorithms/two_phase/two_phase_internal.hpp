@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "algorithms/common/payload.hpp"
 #include "algorithms/two_phase/two_phase.hpp"
 
 namespace ciosim::two_phase::detail {

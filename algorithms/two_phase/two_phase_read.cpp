@@ -24,17 +24,17 @@ struct ReadState {
   const CallContext& ctx;
   std::span<std::byte> out;
   Cursor cur;
-  std::vector<std::byte> window;  ///< the collective buffer (read_buf)
-  std::vector<Offset> buf_idx;    ///< contiguous buffer: where the next bytes from each rank go
-  std::vector<std::size_t> got;   ///< non-contiguous buffer: pieces of my_req[i] filled
-  std::vector<Offset> got_part;   ///< ... and bytes of the next one
+  payload::Buffer window;        ///< the collective buffer (read_buf)
+  std::vector<Offset> buf_idx;   ///< contiguous buffer: where the next bytes from each rank go
+  std::vector<std::size_t> got;  ///< non-contiguous buffer: pieces of my_req[i] filled
+  std::vector<Offset> got_part;  ///< ... and bytes of the next one
   ReadState(Collective& c, const CallContext& x, std::span<std::byte> o, std::size_t P)
       : col(c), ctx(x), out(o), cur(P), buf_idx(c.my.buf_idx), got(P, 0), got_part(P, 0) {}
 };
 
 /// ADIOI_Fill_user_buffer: scatters what each aggregator sent into my non-contiguous buffer.
 void fill_user_buffer(ReadState& s, const std::vector<std::int32_t>& recv_size,
-                      const std::vector<std::vector<std::byte>>& staging) {
+                      const std::vector<payload::Buffer>& staging) {
   for (std::size_t i = 0; i < recv_size.size(); ++i) {
     Offset left = recv_size[i];
     std::size_t pos = 0;
@@ -43,7 +43,9 @@ void fill_user_buffer(ReadState& s, const std::vector<std::int32_t>& recv_size,
       const std::size_t k = s.got[i];
       const Offset len = s.col.my.pairs[i][c + k];
       const Offset take = std::min(left, len - s.got_part[i]);
-      std::copy_n(staging[i].data() + pos, take, s.out.data() + s.col.my.mem[i][k] + s.got_part[i]);
+      payload::copy(s.out.subspan(static_cast<std::size_t>(s.col.my.mem[i][k] + s.got_part[i]),
+                                  static_cast<std::size_t>(take)),
+                    staging[i].span().subspan(pos, static_cast<std::size_t>(take)));
       pos += static_cast<std::size_t>(take);
       left -= take;
       s.got_part[i] += take;
@@ -67,7 +69,7 @@ void exchange(Process& p, ReadState& s, int iter, Offset off) {
 
   const bool contig = s.col.access.memory_contiguous();
   std::vector<Request> recvs;
-  std::vector<std::vector<std::byte>> staging(contig ? 0 : n);
+  std::vector<payload::Buffer> staging(contig ? 0 : n);
   for (int i = 0; i < P; ++i) {
     const auto u = static_cast<std::size_t>(i);
     if (recv_size[u] == 0) continue;
@@ -77,19 +79,19 @@ void exchange(Process& p, ReadState& s, int iter, Offset off) {
                               s.out.subspan(static_cast<std::size_t>(s.buf_idx[u]), len)));
       s.buf_idx[u] += recv_size[u];
     } else {
-      staging[u].resize(len);
+      staging[u] = payload::Buffer(len);
       recvs.push_back(p.irecv(i, data_tag(*s.ctx.hints, me, i, iter), staging[u]));
     }
   }
   // One Isend per destination of an hindexed datatype over the window: MPI packs it (charged).
   std::vector<Request> sends;
-  std::vector<std::vector<std::byte>> packed(n);
+  std::vector<payload::Buffer> packed(n);
   std::int64_t packed_bytes = 0;
   std::int64_t packed_pieces = 0;
   for (int i = 0; i < P; ++i) {
     const auto u = static_cast<std::size_t>(i);
     if (c.bytes[u] == 0) continue;
-    packed[u].resize(static_cast<std::size_t>(c.bytes[u]));
+    packed[u] = payload::Buffer(static_cast<std::size_t>(c.bytes[u]));
     copy_pieces(s.col.others, c, u, off, s.window, packed[u], false);
     packed_bytes += c.bytes[u];
     packed_pieces += c.count[u];
@@ -122,7 +124,8 @@ void read_and_exch(Process& p, Collective& col, const CallContext& ctx, std::spa
 
   ReadState s(col, ctx, out, n);
   if (ext.ntimes > 0)
-    s.window.resize(static_cast<std::size_t>(std::min(h.cb_buffer_size, ext.end_loc - ext.st_loc + 1)));
+    s.window =
+        payload::Buffer(static_cast<std::size_t>(std::min(h.cb_buffer_size, ext.end_loc - ext.st_loc + 1)));
   Offset off = ext.st_loc;
   Offset done = 0;
   for (int m = 0; m < ext.ntimes; ++m) {
@@ -131,7 +134,7 @@ void read_and_exch(Process& p, Collective& col, const CallContext& ctx, std::spa
     p.compute(Work{.bytes_copied = 0, .tuples = walk_window(col.others, s.cur, off, size)});
     if (std::any_of(s.cur.count.begin(), s.cur.count.end(), [](std::int64_t v) { return v > 0; })) {
       p.phase("read");
-      p.read_at(off, std::span(s.window).first(static_cast<std::size_t>(size)));
+      p.read_at(off, s.window.span().first(static_cast<std::size_t>(size)));
     }
     exchange(p, s, m, off);
     off += size;

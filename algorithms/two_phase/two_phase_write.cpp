@@ -28,7 +28,7 @@ struct WriteState {
   const CallContext& ctx;
   LocalData local;
   Cursor cur;
-  std::vector<std::byte> window;  ///< the collective buffer (write_buf)
+  payload::Buffer window;         ///< the collective buffer (write_buf)
   std::vector<Offset> buf_idx;    ///< contiguous buffer: next byte to send to each rank
   std::vector<std::size_t> sent;  ///< non-contiguous buffer: pieces of my_req[i] fully sent
   std::vector<Offset> sent_part;  ///< ... and bytes of the next one already sent
@@ -38,12 +38,12 @@ struct WriteState {
 
 /// ADIOI_Fill_send_buffer for a non-contiguous buffer: packs send_size[i] bytes for each destination from
 /// my pieces in file order. ROMIO walks the whole offset list every round; that walk is what is charged.
-std::vector<std::byte> fill_send_buffer(WriteState& s, const std::vector<std::int32_t>& send_size,
-                                        std::vector<std::size_t>& start) {
+payload::Buffer fill_send_buffer(WriteState& s, const std::vector<std::int32_t>& send_size,
+                                 std::vector<std::size_t>& start) {
   const std::size_t P = send_size.size();
   std::int64_t total = 0;
   for (std::int32_t v : send_size) total += v;
-  std::vector<std::byte> buf(static_cast<std::size_t>(total));
+  payload::Buffer buf(static_cast<std::size_t>(total));
   std::size_t pos = 0;
   for (std::size_t i = 0; i < P; ++i) {
     start[i] = pos;
@@ -53,8 +53,9 @@ std::vector<std::byte> fill_send_buffer(WriteState& s, const std::vector<std::in
       const std::size_t k = s.sent[i];
       const Offset len = s.col.my.pairs[i][c + k];
       const Offset take = std::min(need, len - s.sent_part[i]);
-      std::memcpy(buf.data() + pos, s.local.data() + s.col.my.mem[i][k] + s.sent_part[i],
-                  static_cast<std::size_t>(take));
+      payload::copy(buf.span().subspan(pos, static_cast<std::size_t>(take)),
+                    s.local.subspan(static_cast<std::size_t>(s.col.my.mem[i][k] + s.sent_part[i]),
+                                    static_cast<std::size_t>(take)));
       pos += static_cast<std::size_t>(take);
       need -= take;
       s.sent_part[i] += take;
@@ -94,19 +95,19 @@ void exchange(Process& p, WriteState& s, int iter, Offset off, Offset size) {
   p.compute(Work{.bytes_copied = 0, .tuples = sum + merge_steps});
   if (nprocs_recv > 0 && hole) {
     p.phase(s.ctx.phase(Stage::Write));  // read-modify-write: the window has holes
-    p.read_at(off, std::span(s.window).first(static_cast<std::size_t>(size)));
+    p.read_at(off, s.window.span().first(static_cast<std::size_t>(size)));
     p.phase(s.ctx.phase(Stage::Exchange));
   }
 
   std::vector<Request> reqs;
-  std::vector<std::vector<std::byte>> staging(n);
+  std::vector<payload::Buffer> staging(n);
   for (int i = 0; i < P; ++i) {
     const auto u = static_cast<std::size_t>(i);
     if (c.bytes[u] == 0) continue;
-    staging[u].resize(static_cast<std::size_t>(c.bytes[u]));
+    staging[u] = payload::Buffer(static_cast<std::size_t>(c.bytes[u]));
     reqs.push_back(p.irecv(i, data_tag(*s.ctx.hints, me, i, iter), staging[u]));
   }
-  std::vector<std::byte> packed;
+  payload::Buffer packed;
   std::vector<std::size_t> packed_at(n, 0);
   const bool contig = s.col.access.memory_contiguous();
   if (!contig && std::any_of(send_size.begin(), send_size.end(), [](std::int32_t v) { return v > 0; })) {
@@ -123,7 +124,7 @@ void exchange(Process& p, WriteState& s, int iter, Offset off, Offset size) {
       s.buf_idx[u] += send_size[u];
     } else {
       reqs.push_back(
-          p.isend(i, data_tag(*s.ctx.hints, me, i, iter), std::span(packed).subspan(packed_at[u], len)));
+          p.isend(i, data_tag(*s.ctx.hints, me, i, iter), packed.span().subspan(packed_at[u], len)));
     }
   }
   p.waitall(reqs);  // always called, even with no requests
@@ -149,7 +150,8 @@ void exch_and_write(Process& p, Collective& col, const CallContext& ctx, LocalDa
 
   WriteState s(col, ctx, local, n);
   if (ext.ntimes > 0)
-    s.window.resize(static_cast<std::size_t>(std::min(h.cb_buffer_size, ext.end_loc - ext.st_loc + 1)));
+    s.window =
+        payload::Buffer(static_cast<std::size_t>(std::min(h.cb_buffer_size, ext.end_loc - ext.st_loc + 1)));
   Offset off = ext.st_loc;
   Offset done = 0;
   Offset size = 0;
@@ -160,7 +162,7 @@ void exch_and_write(Process& p, Collective& col, const CallContext& ctx, LocalDa
     exchange(p, s, m, off, size);
     if (std::any_of(s.cur.count.begin(), s.cur.count.end(), [](std::int64_t v) { return v > 0; })) {
       p.phase(ctx.phase(Stage::Write));
-      p.write_at(off, std::span<const std::byte>(s.window).first(static_cast<std::size_t>(size)));
+      p.write_at(off, s.window.span().first(static_cast<std::size_t>(size)));
     }
     off += size;
     done += size;

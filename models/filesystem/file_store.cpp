@@ -10,20 +10,62 @@ namespace ciosim::filesystem {
 
 void FileStore::write(Offset offset, std::span<const std::byte> data) {
   if (offset < 0) throw std::invalid_argument("negative file offset");
+  if (elided_ || payload::is_elided(data)) {
+    if (data.empty()) return;
+    if (!elided_ || !payload::is_elided(data))
+      throw std::logic_error(elided_ ? "the elided file store was given real bytes to write"
+                                     : "an elided buffer written to a file store of bytes");
+    write_pieces(offset, payload::pieces(data));
+    return;
+  }
   const auto end = static_cast<std::size_t>(offset) + data.size();
   if (end > bytes_.size()) bytes_.resize(end);
   if (!data.empty()) std::memcpy(bytes_.data() + offset, data.data(), data.size());
 }
 
+void FileStore::write_pieces(Offset offset, std::span<const payload::Piece> ps) {
+  if (!elided_) throw std::logic_error("pieces written to a file store of bytes");
+  if (offset < 0) throw std::invalid_argument("negative file offset");
+  pieces_.assign(offset, ps);
+  Offset n = 0;
+  for (const payload::Piece& p : ps) n += p.length;
+  if (n > 0) elided_size_ = std::max(elided_size_, offset + n);
+}
+
 void FileStore::read(Offset offset, std::span<std::byte> out) const {
   if (offset < 0) throw std::invalid_argument("negative file offset");
+  if (elided_ || payload::is_elided(std::span<const std::byte>(out))) {
+    if (out.empty()) return;
+    if (!elided_ || !payload::is_elided(std::span<const std::byte>(out)))
+      throw std::logic_error(elided_ ? "the elided file store was read into real bytes"
+                                     : "a file store of bytes read into an elided buffer");
+    std::vector<payload::Piece> ps = pieces_.extract(offset, static_cast<std::int64_t>(out.size()));
+    for (payload::Piece& p : ps)
+      if (p.source == payload::kUndefined) p.source = payload::kZero;  // holes read as zero bytes
+    payload::assign(out, ps);
+    return;
+  }
   std::fill(out.begin(), out.end(), std::byte{0});
   if (static_cast<std::size_t>(offset) >= bytes_.size()) return;
   const std::size_t n = std::min(out.size(), bytes_.size() - static_cast<std::size_t>(offset));
   std::memcpy(out.data(), bytes_.data() + offset, n);
 }
 
+const std::vector<std::byte>& FileStore::bytes() const {
+  if (elided_) throw std::logic_error("the file store is elided (run.payload = elided): it keeps no bytes");
+  return bytes_;
+}
+
+std::vector<payload::Piece> FileStore::pieces() const {
+  if (!elided_) throw std::logic_error("the file store keeps bytes, not pieces");
+  return pieces_.extract(0, elided_size_);
+}
+
 void FileStore::export_to(const std::string& path) const {
+  if (elided_)
+    throw std::invalid_argument(
+        "run.export_file needs the file's bytes: it cannot be used with "
+        "run.payload = elided");
   const std::string tmp = path + ".partial";
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);

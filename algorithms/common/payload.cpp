@@ -1,0 +1,273 @@
+#include "algorithms/common/payload.hpp"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstring>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace ciosim::payload {
+
+namespace {
+
+bool continues(std::int64_t left_source, std::int64_t left_length, std::int64_t right_source) {
+  if (left_source == kZero) return right_source == kZero;
+  return left_source >= 0 && right_source == left_source + left_length;
+}
+
+std::int64_t shifted(std::int64_t source, std::int64_t by) {
+  return source >= 0 ? source + by : source;
+}
+
+/// The reserved range elided buffers live in: address space only (PROT_NONE, no swap reserved), handed
+/// out in order and never reused, so a stale span can never alias a newer buffer. Its pieces are one
+/// PieceMap keyed by the distance from its start.
+struct Arena {
+  static constexpr std::size_t kSize = std::size_t{1} << 44;  // 16 TiB of addresses, no memory
+  static constexpr std::size_t kAlign = 64;
+  std::byte* base = nullptr;
+  std::size_t used = 0;
+  PieceMap map;
+
+  Arena() {
+    void* p = ::mmap(nullptr, kSize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p != MAP_FAILED) base = static_cast<std::byte*>(p);
+  }
+  std::byte* allocate(std::size_t n) {
+    if (base == nullptr)
+      throw std::runtime_error(
+          "elided payloads: cannot reserve address space for elided buffers "
+          "(mmap of 16 TiB PROT_NONE failed); use run.payload = bytes");
+    const std::size_t rounded = (n + kAlign - 1) / kAlign * kAlign;
+    if (rounded > kSize - used)
+      throw std::runtime_error(
+          "elided payloads: the run allocated more than 16 TiB of elided buffers in "
+          "all; use run.payload = bytes or a smaller point");
+    std::byte* p = base + used;
+    used += rounded;
+    return p;
+  }
+  bool contains(const void* p) const {
+    const auto* b = static_cast<const std::byte*>(p);
+    return base != nullptr && b >= base && b < base + used;
+  }
+  std::int64_t position(const std::byte* p) const { return p - base; }
+};
+
+Arena& arena() {
+  static Arena a;
+  return a;
+}
+
+Mode g_mode = Mode::Bytes;
+
+std::int64_t total(std::span<const Piece> ps) {
+  std::int64_t n = 0;
+  for (const Piece& p : ps) n += p.length;
+  return n;
+}
+
+}  // namespace
+
+// ---- PieceMap
+
+void PieceMap::erase(std::int64_t pos, std::int64_t len) {
+  if (len <= 0) return;
+  const std::int64_t end = pos + len;
+  auto it = map_.lower_bound(pos);
+  if (it != map_.begin()) {
+    auto prev = std::prev(it);
+    const std::int64_t prev_end = prev->first + prev->second.length;
+    if (prev_end > pos) {
+      if (prev_end > end)
+        map_.emplace_hint(it, end, Entry{prev_end - end, shifted(prev->second.source, end - prev->first)});
+      prev->second.length = pos - prev->first;
+    }
+  }
+  it = map_.lower_bound(pos);
+  while (it != map_.end() && it->first < end) {
+    const std::int64_t it_end = it->first + it->second.length;
+    if (it_end > end) {
+      map_.emplace(end, Entry{it_end - end, shifted(it->second.source, end - it->first)});
+    }
+    it = map_.erase(it);
+  }
+}
+
+void PieceMap::merge_left(std::map<std::int64_t, Entry>::iterator it) {
+  if (it == map_.begin() || it == map_.end()) return;
+  auto prev = std::prev(it);
+  if (prev->first + prev->second.length == it->first &&
+      continues(prev->second.source, prev->second.length, it->second.source)) {
+    prev->second.length += it->second.length;
+    map_.erase(it);
+  }
+}
+
+void PieceMap::assign(std::int64_t pos, std::span<const Piece> pieces) {
+  const std::int64_t len = total(pieces);
+  erase(pos, len);
+  std::int64_t at = pos;
+  auto hint = map_.lower_bound(pos);
+  std::map<std::int64_t, Entry>::iterator last = map_.end();
+  for (const Piece& p : pieces) {
+    if (p.length > 0 && p.source != kUndefined) {
+      if (last != map_.end() && last->first + last->second.length == at &&
+          continues(last->second.source, last->second.length, p.source)) {
+        last->second.length += p.length;
+      } else {
+        last = map_.emplace_hint(hint, at, Entry{p.length, p.source});
+        merge_left(last);
+        last = std::prev(map_.upper_bound(at));
+      }
+    }
+    at += p.length;
+  }
+  merge_left(map_.lower_bound(pos + len));
+}
+
+std::vector<Piece> PieceMap::extract(std::int64_t pos, std::int64_t len) const {
+  std::vector<Piece> out;
+  if (len <= 0) return out;
+  const std::int64_t end = pos + len;
+  auto it = map_.upper_bound(pos);
+  if (it != map_.begin()) --it;
+  std::int64_t at = pos;
+  for (; it != map_.end() && it->first < end; ++it) {
+    const std::int64_t lo = std::max(it->first, pos);
+    const std::int64_t hi = std::min(it->first + it->second.length, end);
+    if (hi <= lo) continue;
+    if (lo > at) append(out, Piece{lo - at, kUndefined});
+    append(out, Piece{hi - lo, shifted(it->second.source, lo - it->first)});
+    at = hi;
+  }
+  if (at < end) append(out, Piece{end - at, kUndefined});
+  return out;
+}
+
+std::int64_t PieceMap::end() const {
+  if (map_.empty()) return 0;
+  const auto& last = *map_.rbegin();
+  return last.first + last.second.length;
+}
+
+void append(std::vector<Piece>& out, Piece p) {
+  if (p.length <= 0) return;
+  if (!out.empty()) {
+    Piece& b = out.back();
+    if ((b.source == kUndefined && p.source == kUndefined) || continues(b.source, b.length, p.source)) {
+      b.length += p.length;
+      return;
+    }
+  }
+  out.push_back(p);
+}
+
+// ---- mode
+
+Mode mode() {
+  return g_mode;
+}
+
+ModeScope::ModeScope(Mode m) : previous_(g_mode) {
+  g_mode = m;
+}
+
+ModeScope::~ModeScope() {
+  g_mode = previous_;
+}
+
+bool is_elided(const void* p) {
+  return arena().contains(p);
+}
+
+// ---- Buffer
+
+Buffer::Buffer(std::size_t n, Mode m) : size_(n) {
+  if (m == Mode::Elided && n > 0)
+    elided_ = arena().allocate(n);
+  else
+    bytes_.resize(n);
+}
+
+Buffer::Buffer(Buffer&& o) noexcept
+    : bytes_(std::move(o.bytes_)),
+      elided_(std::exchange(o.elided_, nullptr)),
+      size_(std::exchange(o.size_, 0)) {}
+
+Buffer& Buffer::operator=(Buffer&& o) noexcept {
+  if (this != &o) {
+    release();
+    bytes_ = std::move(o.bytes_);
+    elided_ = std::exchange(o.elided_, nullptr);
+    size_ = std::exchange(o.size_, 0);
+  }
+  return *this;
+}
+
+Buffer::~Buffer() {
+  release();
+}
+
+void Buffer::release() {
+  if (elided_) {
+    Arena& a = arena();
+    a.map.erase(a.position(elided_), static_cast<std::int64_t>(size_));
+    elided_ = nullptr;
+  }
+  bytes_.clear();
+  size_ = 0;
+}
+
+// ---- copies
+
+std::vector<Piece> pieces(std::span<const std::byte> elided) {
+  if (elided.empty()) return {};
+  if (!is_elided(elided)) throw std::logic_error("payload::pieces: the span is not an elided buffer");
+  const Arena& a = arena();
+  return a.map.extract(a.position(elided.data()), static_cast<std::int64_t>(elided.size()));
+}
+
+void assign(std::span<std::byte> elided, std::span<const Piece> ps) {
+  if (total(ps) != static_cast<std::int64_t>(elided.size()))
+    throw std::logic_error("payload::assign: " + std::to_string(total(ps)) +
+                           " bytes of pieces for a span of " + std::to_string(elided.size()));
+  if (elided.empty()) return;
+  if (!is_elided(std::span<const std::byte>(elided)))
+    throw std::logic_error("payload::assign: the span is not an elided buffer");
+  Arena& a = arena();
+  a.map.assign(a.position(elided.data()), ps);
+}
+
+void copy(std::span<std::byte> to, std::span<const std::byte> from) {
+  if (to.size() != from.size())
+    throw std::logic_error("payload::copy: " + std::to_string(from.size()) + " bytes into " +
+                           std::to_string(to.size()));
+  if (from.empty()) return;
+  const bool to_elided = is_elided(std::span<const std::byte>(to));
+  const bool from_elided = is_elided(from);
+  if (!to_elided && !from_elided) {
+    std::memmove(to.data(), from.data(), from.size());
+    return;
+  }
+  if (to_elided != from_elided)
+    throw std::logic_error(from_elided ? "payload::copy: an elided buffer copied into real bytes"
+                                       : "payload::copy: real bytes copied into an elided buffer");
+  const std::vector<Piece> ps = pieces(from);
+  assign(to, ps);
+}
+
+void require_bytes(std::span<const std::byte> s, const char* call) {
+  if (is_elided(s))
+    throw std::logic_error(std::string(call) +
+                           " does not carry elided payloads (run.payload = elided): it needs real bytes");
+}
+
+std::size_t live_entries() {
+  return arena().map.entries();
+}
+
+}  // namespace ciosim::payload

@@ -1,0 +1,132 @@
+// Elided payloads (issue 14 item 2; DESIGN.md, "The seam"): buffers that have a size but no bytes, as SMPI's
+// shared malloc gives, so that a run at scale costs the simulator's memory and time for its messages'
+// sizes, not for their bytes.
+//
+// Every byte a technique moves is a byte of the workload's vector x: byte k of entry i holds byte k of
+// fill_entry(i) (algorithms/technique.hpp). Call i * element_size + k that byte's *source*. An elided buffer
+// keeps, instead of bytes, which source bytes it holds, as pieces (length, first source). Copies move
+// pieces, not bytes; messages carry pieces; the file keeps pieces. So an elided run checks its file as
+// strictly as a run with bytes does — every byte of the file must hold the source byte the technique's
+// layout puts there — while a contiguous megabyte costs one piece.
+//
+// An elided buffer's address lies in a reserved range of address space that is never readable or
+// writable: code that reads or writes its bytes directly (a memcpy the conversion missed) faults at once
+// instead of computing with garbage. Code copies payload through payload::copy, which handles both kinds.
+//
+// The mode is one per process (a simulation runs in a process of its own, DESIGN.md): a ModeScope sets it,
+// and Buffer(n) allocates bytes or an elided range as it says.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <span>
+#include <vector>
+
+namespace ciosim::payload {
+
+enum class Mode { Bytes, Elided };
+
+/// Sources that are not bytes of x.
+constexpr std::int64_t kZero = -1;       ///< zero bytes (a hole of the file, read back)
+constexpr std::int64_t kUndefined = -2;  ///< never written
+
+/// `length` bytes holding sources [source, source + length), or kZero / kUndefined bytes.
+struct Piece {
+  std::int64_t length = 0;
+  std::int64_t source = kUndefined;
+  bool operator==(const Piece&) const = default;
+};
+
+/// A map from positions to pieces. Neighbouring pieces that continue each other merge, so a range holding
+/// consecutive sources is one entry however it was built. Positions not assigned are kUndefined.
+class PieceMap {
+ public:
+  /// Overwrites [pos, pos + total length of `pieces`) with `pieces` in order (kUndefined pieces leave
+  /// their range unassigned).
+  void assign(std::int64_t pos, std::span<const Piece> pieces);
+  /// What [pos, pos + len) holds, as pieces (merged; unassigned ranges as kUndefined).
+  std::vector<Piece> extract(std::int64_t pos, std::int64_t len) const;
+  /// Forgets [pos, pos + len).
+  void erase(std::int64_t pos, std::int64_t len);
+  /// One past the last assigned position (0 when empty).
+  std::int64_t end() const;
+  std::size_t entries() const { return map_.size(); }
+
+ private:
+  struct Entry {
+    std::int64_t length = 0;
+    std::int64_t source = 0;
+  };
+  /// Merges the entry at `it` into its predecessor when they continue each other.
+  void merge_left(std::map<std::int64_t, Entry>::iterator it);
+  std::map<std::int64_t, Entry> map_;
+};
+
+/// Appends `p` to `out`, merging it into the last piece when it continues it. Zero-length pieces vanish.
+void append(std::vector<Piece>& out, Piece p);
+
+/// The mode Buffer(n) allocates in (Bytes unless a ModeScope says otherwise).
+Mode mode();
+/// Sets the mode for its lifetime.
+class ModeScope {
+ public:
+  explicit ModeScope(Mode m);
+  ~ModeScope();
+  ModeScope(const ModeScope&) = delete;
+  ModeScope& operator=(const ModeScope&) = delete;
+
+ private:
+  Mode previous_;
+};
+
+/// True when `p` lies in the elided range (a zero-length span may point anywhere: check sizes first).
+bool is_elided(const void* p);
+inline bool is_elided(std::span<const std::byte> s) {
+  return !s.empty() && is_elided(s.data());
+}
+
+/// A payload buffer: bytes (zero-initialized, as std::vector) or an elided range whose bytes are
+/// kUndefined until written. Move-only.
+class Buffer {
+ public:
+  Buffer() = default;
+  explicit Buffer(std::size_t n) : Buffer(n, mode()) {}
+  Buffer(std::size_t n, Mode m);
+  Buffer(Buffer&& o) noexcept;
+  Buffer& operator=(Buffer&& o) noexcept;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer();
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  bool elided() const { return elided_ != nullptr; }
+  std::byte* data() { return elided_ ? elided_ : bytes_.data(); }
+  const std::byte* data() const { return elided_ ? elided_ : bytes_.data(); }
+  std::span<std::byte> span() { return {data(), size_}; }
+  std::span<const std::byte> span() const { return {data(), size_}; }
+  operator std::span<std::byte>() { return span(); }
+  operator std::span<const std::byte>() const { return span(); }
+
+ private:
+  void release();
+  std::vector<std::byte> bytes_;
+  std::byte* elided_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+/// Copies `from` into `to` (equal sizes): memcpy for bytes, pieces for elided buffers. Throws
+/// std::logic_error when one side is elided and the other is not (an elided buffer has no bytes to give,
+/// and bytes have no source to record).
+void copy(std::span<std::byte> to, std::span<const std::byte> from);
+/// What an elided span holds (for the backends: a message's or a file write's contents).
+std::vector<Piece> pieces(std::span<const std::byte> elided);
+/// Sets what an elided span holds (a received message, a file read); the pieces' lengths sum to its size.
+void assign(std::span<std::byte> elided, std::span<const Piece> pieces);
+/// Throws std::logic_error naming `call` when `s` is elided: for the calls that need real bytes.
+void require_bytes(std::span<const std::byte> s, const char* call);
+/// Entries of the elided range's piece map (a measure of what elided buffers cost the simulator).
+std::size_t live_entries();
+
+}  // namespace ciosim::payload

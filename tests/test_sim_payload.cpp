@@ -1,0 +1,264 @@
+// Elided payloads (issue 14 item 2; algorithms/common/payload.hpp): the piece map, buffers and copies, the
+// elided file store, and every technique that runs elided run on the same points with bytes and elided:
+// identical simulated times, calls and network bytes, and both verdicts true. A wrong write is caught.
+#include <catch2/catch.hpp>
+
+#include "algorithms/common/distribution.hpp"
+#include "algorithms/two_phase/two_phase.hpp"
+#include "config/workload.hpp"
+#include "models/filesystem/file_store.hpp"
+#include "sim/simulate.hpp"
+#include "tests/sim_fork.hpp"
+
+using namespace ciosim;
+using payload::Piece;
+
+namespace {
+
+std::vector<Piece> P(std::initializer_list<Piece> l) {
+  return l;
+}
+
+RunSpec spec(const std::string& algorithm, int ranks) {
+  RunSpec s;
+  s.algorithm = algorithm;
+  s.ranks = ranks;
+  s.platform.name = "test";
+  s.platform.nodes = ranks;
+  s.platform.pvfs.io_servers = 2;
+  s.network_mpi = "myrinet";
+  s.network_io = "myrinet";
+  s.workload.nx = 4096;
+  s.workload.bx = 4;
+  return s;
+}
+
+RunSpec stem2(const std::string& algorithm, int ranks, int phases) {
+  RunSpec s = spec(algorithm, ranks);
+  s.workload.kind = "stem2";
+  s.workload.nx = 5;
+  s.workload.ny = 13;
+  s.workload.nz = 4;
+  s.workload.nl = 3;
+  s.workload.nchem = 2;
+  s.phases = phases;
+  return s;
+}
+
+/// Runs `s` with bytes and elided in forked children and compares them.
+void same_in_both_modes(RunSpec s) {
+  INFO(s.algorithm << " bx=" << s.workload.bx << " kind=" << s.workload.kind << " ranks=" << s.ranks
+                   << (s.access == Access::Read ? " read" : " write"));
+  s.payload = PayloadChoice::Bytes;
+  const test::Forked bytes = test::simulate_forked(s);
+  s.payload = PayloadChoice::Elided;
+  const test::Forked elided = test::simulate_forked(s);
+  REQUIRE(bytes.ok);
+  INFO(elided.error);
+  REQUIRE(elided.ok);
+  CHECK_FALSE(bytes.elided);
+  CHECK(elided.elided);
+  CHECK(bytes.verified);
+  CHECK(elided.verified);
+  CHECK(elided.sim_time_s == bytes.sim_time_s);  // exactly: the same calls of the same sizes
+  CHECK(elided.calls == bytes.calls);
+  CHECK(elided.bytes_network == bytes.bytes_network);
+}
+
+}  // namespace
+
+TEST_CASE("a piece map merges what continues and splits what it overwrites", "[payload]") {
+  payload::PieceMap m;
+  m.assign(0, P({{10, 100}}));
+  m.assign(10, P({{5, 110}}));  // continues the first: one entry
+  CHECK(m.entries() == 1);
+  CHECK(m.extract(0, 15) == P({{15, 100}}));
+  m.assign(4, P({{3, 500}}));  // a hole punched in the middle
+  CHECK(m.entries() == 3);
+  CHECK(m.extract(0, 15) == P({{4, 100}, {3, 500}, {8, 107}}));
+  CHECK(m.extract(5, 4) == P({{2, 501}, {2, 107}}));
+  m.assign(4, P({{3, 104}}));  // restored: merges back into one
+  CHECK(m.entries() == 1);
+  CHECK(m.extract(0, 15) == P({{15, 100}}));
+  CHECK(m.extract(12, 8) == P({{3, 112}, {5, payload::kUndefined}}));  // past the end: undefined
+  m.erase(2, 3);
+  CHECK(m.extract(0, 6) == P({{2, 100}, {3, payload::kUndefined}, {1, 105}}));
+  m.assign(20, P({{2, payload::kZero}, {3, payload::kZero}}));
+  CHECK(m.extract(20, 5) == P({{5, payload::kZero}}));
+  CHECK(m.end() == 25);
+  m.assign(0, P({{25, payload::kUndefined}}));  // undefined pieces leave their range unassigned
+  CHECK(m.entries() == 0);
+}
+
+TEST_CASE("elided buffers copy pieces, never bytes, and refuse to mix with bytes", "[payload]") {
+  const payload::ModeScope scope(payload::Mode::Elided);
+  payload::Buffer a(64);
+  payload::Buffer b(64);
+  CHECK(a.elided());
+  CHECK(payload::is_elided(a.span()));
+  CHECK(payload::pieces(a) == P({{64, payload::kUndefined}}));
+  payload::assign(a, P({{32, 0}, {32, 1000}}));
+  payload::copy(b.span().subspan(0, 32), a.span().subspan(32, 32));
+  CHECK(payload::pieces(b) == P({{32, 1000}, {32, payload::kUndefined}}));
+  std::vector<std::byte> real(32);
+  CHECK_THROWS_WITH(payload::copy(real, a.span().first(32)),
+                    Catch::Contains("elided buffer copied into real"));
+  CHECK_THROWS_WITH(payload::copy(a.span().first(32), real),
+                    Catch::Contains("real bytes copied into an elided"));
+  CHECK_THROWS_WITH(payload::require_bytes(a, "alltoall"), Catch::Contains("alltoall does not carry elided"));
+  const payload::Buffer bytes(8, payload::Mode::Bytes);
+  CHECK_FALSE(bytes.elided());
+  CHECK(bytes.span().size() == 8);
+  const std::size_t live = payload::live_entries();
+  { const payload::Buffer gone = std::move(a); }
+  CHECK(payload::live_entries() == live - 2);  // a's two pieces, freed with it
+}
+
+TEST_CASE("the elided file store keeps sources, reads holes as zeros and checks like bytes", "[payload]") {
+  const payload::ModeScope scope(payload::Mode::Elided);
+  Distribution d;
+  d.nx = 16;
+  d.per_rank = {Datatype{{{0, 4}}, 2, 8}, Datatype{{{4, 4}}, 2, 8}};  // block-cyclic, Bx = 4, 2 ranks
+  filesystem::FileStore f;
+  f.set_elided(true);
+  const payload::Buffer r0 = make_local_payload(d, 0, 4);
+  const payload::Buffer r1 = make_local_payload(d, 1, 4);
+  CHECK(payload::pieces(r0) == P({{16, 0}, {16, 32}}));
+  f.write(0, r0.span().first(16));
+  f.write(32, r0.span().subspan(16));
+  f.write(16, r1.span().first(16));
+  payload::Buffer back(64);
+  f.read(0, back);
+  CHECK(payload::pieces(back) == P({{48, 0}, {16, payload::kZero}}));  // rank 1's second block unwritten
+  CHECK(f.pieces() != expected_pieces(d, FileLayout::Logical, 4));
+  f.write(48, r1.span().subspan(16));
+  CHECK(f.pieces() == expected_pieces(d, FileLayout::Logical, 4));
+  CHECK(f.pieces() == P({{64, 0}}));
+  f.write(48, r1.span().first(16));  // rank 1's first block written where its second belongs
+  CHECK(f.pieces() != expected_pieces(d, FileLayout::Logical, 4));
+  CHECK_THROWS_WITH(f.bytes(), Catch::Contains("elided"));
+  CHECK_THROWS_WITH(f.export_to("/tmp/never"), Catch::Contains("run.payload = elided"));
+  std::vector<std::byte> real(4);
+  CHECK_THROWS(f.write(0, real));
+}
+
+TEST_CASE("every elided technique: same times, calls and verdicts as with bytes (block-cyclic)",
+          "[payload][sim]") {
+  for (const std::string a : {"iec", "block", "list-io", "independent", "two-phase", "sequential"})
+    for (const std::int64_t bx : {1, 4}) {
+      RunSpec s = spec(a, a == "iec" ? 8 : 4);
+      s.workload.nx = a == "iec" ? 8192 : 4096;
+      s.workload.bx = bx;
+      s.hints.cb_buffer_size = 2048;  // two-phase: several rounds
+      same_in_both_modes(s);
+    }
+}
+
+TEST_CASE("elided reads, repeated writes, irregular and 3-D workloads agree with bytes", "[payload][sim]") {
+  for (const std::string a : {"block", "list-io", "independent", "two-phase"}) {
+    RunSpec s = spec(a, 4);
+    s.access = Access::Read;
+    s.workload.bx = 2;
+    same_in_both_modes(s);
+  }
+  RunSpec twice = spec("iec", 4);
+  twice.iterations = 2;
+  same_in_both_modes(twice);
+  RunSpec irregular = spec("iec", 8);
+  irregular.workload.kind = "irregular";
+  irregular.workload.nx = 2048;
+  irregular.workload.seed = 7;
+  same_in_both_modes(irregular);
+  irregular.algorithm = "two-phase";
+  same_in_both_modes(irregular);
+  RunSpec cube = spec("two-phase", 8);
+  cube.workload.kind = "block3d";
+  cube.workload.nx = cube.workload.ny = cube.workload.nz = 16;
+  cube.hints.cb_nodes = 2;
+  same_in_both_modes(cube);
+}
+
+TEST_CASE("multiple-phase and sequential on STEM-II agree with bytes, elided", "[payload][sim]") {
+  for (const int phases : {0, 1}) {
+    same_in_both_modes(stem2("multiple-phase", 8, phases));
+    RunSpec read = stem2("multiple-phase", 8, phases);
+    read.access = Access::Read;
+    same_in_both_modes(read);
+  }
+  same_in_both_modes(stem2("sequential", 4, 0));
+}
+
+TEST_CASE("two-phase's read-modify-write keeps the file's holes as zeros, elided", "[payload][sim]") {
+  // The hole test of test_sim_two_phase.cpp, elided: blocks of 8 entries, the first 4 held, the rest holes.
+  std::vector<std::vector<Tuple>> lists(4);
+  for (std::int64_t b = 0; b < 64; ++b) lists[static_cast<std::size_t>(b % 4)].push_back({8 * b, 4});
+  Distribution d;
+  d.nx = 512;
+  for (auto& l : lists) d.per_rank.push_back(Datatype{l, 1, 0});
+  TechniqueInput in{&d, 4, "x.dat", 1, {}};
+  in.hints.cb_nodes = 1;
+  in.hints.cb_buffer_size = 512;
+  std::vector<Piece> file;
+  std::vector<std::int64_t> reads(4, -1);
+  const payload::ModeScope scope(payload::Mode::Elided);
+  sim::run_with(
+      spec("two-phase", 4),
+      [&](Process& p) {
+        const payload::Buffer local = make_local_payload(d, p.rank(), 4);
+        two_phase::run_write(p, in, local);
+        reads[static_cast<std::size_t>(p.rank())] = p.counters().count(Call::FileRead);
+      },
+      [&](const filesystem::FileStore& f) { file = f.pieces(); });
+  CHECK(reads == std::vector<std::int64_t>{4, 0, 0, 0});
+  std::vector<Piece> expect;
+  for (std::int64_t e = 0; e < 508; e += 8) {
+    payload::append(expect, Piece{16, 4 * e});
+    if (e + 4 < 508)
+      payload::append(expect, Piece{std::min<std::int64_t>(16, 4 * (508 - e - 4)), payload::kZero});
+  }
+  CHECK(file == expect);
+}
+
+TEST_CASE("an elided run that writes the wrong sources fails its check", "[payload][sim]") {
+  // Block I/O's writes with ranks 0 and 1 swapped: every byte is written once, with the right sizes, but
+  // rank 0's data lands at rank 1's offset. The file check compares sources, so it notices.
+  const RunSpec s = spec("block", 4);
+  const Distribution d = make_distribution(s.workload, s.ranks);
+  bool same = true;
+  const payload::ModeScope scope(payload::Mode::Elided);
+  sim::run_with(
+      s,
+      [&](Process& p) {
+        const payload::Buffer local = make_local_payload(d, p.rank(), 4);
+        const int to = p.rank() < 2 ? 1 - p.rank() : p.rank();
+        p.write_at(static_cast<Offset>(to) * 1024 * 4, local);
+      },
+      [&](const filesystem::FileStore& f) {
+        same = f.pieces() == expected_pieces(d, FileLayout::RankMajor, 4);
+        CHECK(f.size() == 4096 * 4);
+      });
+  CHECK_FALSE(same);
+}
+
+TEST_CASE("run.payload: elided is refused where it cannot run, auto chooses by size", "[payload]") {
+  RunSpec s = spec("view-based", 4);
+  s.payload = PayloadChoice::Elided;
+  const Distribution d = make_distribution(s.workload, s.ranks);
+  CHECK_THROWS_WITH(sim::payload_elided(s, technique("view-based"), d),
+                    Catch::Contains("view-based moves real bytes") && Catch::Contains("iec, block"));
+  s.algorithm = "iec";
+  s.export_file = "/tmp/x";
+  CHECK_THROWS_WITH(sim::payload_elided(s, technique("iec"), d), Catch::Contains("export"));
+  s.export_file.clear();
+  CHECK(sim::payload_elided(s, technique("iec"), d));
+  s.payload = PayloadChoice::Auto;
+  CHECK_FALSE(sim::payload_elided(s, technique("iec"), d));  // 16 KiB of data: bytes
+  s.workload.nx = std::int64_t{1} << 28;                     // 1 GiB of 4-byte entries ...
+  s.workload.bx = s.workload.nx / 64;                        // ... in blocks of 16 MiB: elided
+  const Distribution big = make_distribution(s.workload, s.ranks);
+  CHECK(sim::payload_elided(s, technique("iec"), big));
+  CHECK_FALSE(sim::payload_elided(s, technique("view-based"), big));  // auto never refuses: bytes
+  s.workload.bx = 1;  // a piece per entry: elided would cost more than the bytes
+  const Distribution fine = make_distribution(s.workload, s.ranks);
+  CHECK_FALSE(sim::payload_elided(s, technique("iec"), fine));
+}
