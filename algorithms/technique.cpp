@@ -136,6 +136,7 @@ std::vector<TechniqueInfo> make_registry() {
       gathered::run_read,
       {},
       {},
+      true,  // runs elided (run.payload)
   });
   list.push_back(TechniqueInfo{
       "multiple-phase",

@@ -100,6 +100,13 @@ std::vector<std::byte> expected_file(const Distribution& d, FileLayout layout, s
 /// (`sequence`), else a one-line reason naming the techniques that can.
 std::string why_not_elided(const TechniqueInfo& t, bool sequence);
 
+/// run.payload = auto's rule for a technique that can run elided: elided from 1 GiB of data, when its
+/// pieces (the distribution's tuples, every replica counted) average at least 4 KiB, since a piece costs
+/// the simulator about 64 bytes (payload::PieceMap) and a finer distribution would cost more than its bytes.
+bool auto_elided(double data_bytes, double pieces);
+/// Resident bytes per piece of an elided buffer (a node of payload::PieceMap's map), for memory estimates.
+constexpr double kBytesPerPiece = 64;
+
 /// make_local_data as an elided buffer (algorithms/common/payload.hpp): the same bytes, as their sources.
 payload::Buffer make_local_payload(const Distribution& d, int rank, std::int64_t element_size,
                                    std::int64_t base = 0);

@@ -37,6 +37,12 @@ std::string why_not_elided(const TechniqueInfo& t, bool sequence) {
   return "";
 }
 
+bool auto_elided(double data_bytes, double pieces) {
+  constexpr double kAutoBytes = 1024.0 * 1024 * 1024;
+  constexpr double kAutoPieceBytes = 4096;
+  return data_bytes >= kAutoBytes && data_bytes >= pieces * kAutoPieceBytes;
+}
+
 payload::Buffer make_local_payload(const Distribution& d, int rank, std::int64_t element_size,
                                    std::int64_t base) {
   if (rank < 0 || rank >= d.nprocs())

@@ -11,6 +11,7 @@
 #include "algorithms/common/bench_distributions.hpp"
 #include "algorithms/common/distribution.hpp"
 #include "algorithms/sequence.hpp"
+#include "algorithms/technique.hpp"
 #include "config/params.hpp"
 
 namespace ciosim::config {
@@ -56,7 +57,18 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const Distribution& d) {
 MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
   const double file = size.entries * static_cast<double>(spec.workload.element_size);
   const double tuples = size.tuples;
-  const double payload = payload_factor(spec.algorithm) * file;  // doubles: no wrap-around
+  // Elided payloads (run.payload; sim::payload_elided's rule): the same copies of the data, each a piece
+  // per tuple instead of its bytes.
+  bool elided = spec.payload == PayloadChoice::Elided;
+  if (spec.payload == PayloadChoice::Auto && spec.export_file.empty()) {
+    try {
+      elided = why_not_elided(technique(spec.algorithm), !spec.sequence.empty()).empty() &&
+               auto_elided(file, tuples);
+    } catch (const std::invalid_argument&) {  // an unknown technique: refused with its own message
+    }
+  }
+  const double payload =
+      payload_factor(spec.algorithm) * (elided ? kBytesPerPiece * tuples : file);  // doubles: no wrap-around
   const double lists = kPerTuple * tuples;
   // An operation sequence keeps every step it writes in the file store (one step is counted above), and
   // view-based I/O's pools hold real bytes: up to hints.vb_pool_size per aggregator, at most the file.
@@ -77,6 +89,10 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
   e.detail = format_bytes(e.bytes) + ": " + buf + " x the " +
              format_bytes(static_cast<std::int64_t>(std::min(file, 9.2e18))) +
              " file (file store, verification copy, ranks' data, " + spec.algorithm + "'s buffers)";
+  if (elided)
+    e.detail = format_bytes(e.bytes) + ": " + buf + " x " +
+               format_bytes(static_cast<std::int64_t>(std::min(kBytesPerPiece * tuples, 9.2e18))) +
+               " of elided pieces (file store, ranks' data, " + spec.algorithm + "'s buffers)";
   if (steps > 0)
     e.detail += " + " + format_bytes(static_cast<std::int64_t>(std::min(steps, 9.2e18))) +
                 " of the sequence's other steps";

@@ -262,8 +262,6 @@ RunResult simulate_elided(const RunSpec& spec, const Distribution& dist, const T
 }  // namespace
 
 bool payload_elided(const RunSpec& spec, const TechniqueInfo& tech, const Distribution& dist) {
-  constexpr std::int64_t kAutoBytes = std::int64_t{1} << 30;  // auto: from 1 GiB of data ...
-  constexpr std::int64_t kAutoPieceBytes = 4096;              // ... in pieces of 4 KiB on average
   if (spec.payload == PayloadChoice::Bytes) return false;
   std::string why_not = why_not_elided(tech, !spec.sequence.empty());
   if (why_not.empty() && !spec.export_file.empty()) {
@@ -276,10 +274,10 @@ bool payload_elided(const RunSpec& spec, const TechniqueInfo& tech, const Distri
     return true;
   }
   if (!why_not.empty()) return false;
-  const std::int64_t bytes = dist.nx * spec.workload.element_size;
-  std::int64_t pieces = 0;
-  for (const Datatype& dt : dist.per_rank) pieces += dt.count * static_cast<std::int64_t>(dt.tuples.size());
-  return bytes >= kAutoBytes && bytes >= pieces * kAutoPieceBytes;
+  double pieces = 0;
+  for (const Datatype& dt : dist.per_rank)
+    pieces += static_cast<double>(dt.count) * static_cast<double>(dt.tuples.size());
+  return auto_elided(static_cast<double>(dist.nx) * static_cast<double>(spec.workload.element_size), pieces);
 }
 
 RunResult simulate(const RunSpec& spec) {

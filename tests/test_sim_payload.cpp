@@ -144,7 +144,8 @@ TEST_CASE("the elided file store keeps sources, reads holes as zeros and checks 
 
 TEST_CASE("every elided technique: same times, calls and verdicts as with bytes (block-cyclic)",
           "[payload][sim]") {
-  for (const std::string a : {"iec", "block", "list-io", "independent", "two-phase", "sequential"})
+  for (const std::string a :
+       {"iec", "block", "list-io", "independent", "two-phase", "sequential", "gathered"})
     for (const std::int64_t bx : {1, 4}) {
       RunSpec s = spec(a, a == "iec" ? 8 : 4);
       s.workload.nx = a == "iec" ? 8192 : 4096;
@@ -155,7 +156,7 @@ TEST_CASE("every elided technique: same times, calls and verdicts as with bytes 
 }
 
 TEST_CASE("elided reads, repeated writes, irregular and 3-D workloads agree with bytes", "[payload][sim]") {
-  for (const std::string a : {"block", "list-io", "independent", "two-phase"}) {
+  for (const std::string a : {"block", "list-io", "independent", "two-phase", "gathered"}) {
     RunSpec s = spec(a, 4);
     s.access = Access::Read;
     s.workload.bx = 2;

@@ -10,6 +10,7 @@
 
 #include "algorithms/common/access_list.hpp"
 #include "algorithms/common/distribution.hpp"
+#include "algorithms/common/payload.hpp"
 
 namespace ciosim::gathered {
 
@@ -130,35 +131,36 @@ void run_write(Process& p, const TechniqueInput& in, LocalData local) {
     p.phase("exchange");
     if (p.rank() != kRoot) {  // one message per chunk touched, from the buffer (packed if not in file order)
       Walker me = walker_of(a);
-      std::vector<std::vector<std::byte>> packed;
+      std::vector<payload::Buffer> packed;
       std::vector<Request> reqs;
       Offset pos = 0;
       while (!me.done()) {
         const Offset chunk = me.chunk(B);
         const Offset first = pos;
-        std::vector<std::byte>& buf = packed.emplace_back();
+        payload::Builder buf;
         const std::int64_t pieces = me.take_below((chunk + 1) * B, pos, [&](Offset, Offset at, Offset l) {
-          if (!me.mem.empty()) buf.insert(buf.end(), local.begin() + at, local.begin() + at + l);
+          if (!me.mem.empty())
+            buf.append(local.subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(l)));
         });
+        const payload::Buffer& built = packed.emplace_back(buf.finish());
         const auto bytes = static_cast<std::size_t>(pos - first);
         if (!me.mem.empty())
           p.compute(Work{.bytes_copied = static_cast<std::int64_t>(bytes), .tuples = pieces});
-        const std::span<const std::byte> data = me.mem.empty()
-                                                    ? local.subspan(static_cast<std::size_t>(first), bytes)
-                                                    : std::span<const std::byte>(buf);
+        const std::span<const std::byte> data =
+            me.mem.empty() ? local.subspan(static_cast<std::size_t>(first), bytes) : built.span();
         reqs.push_back(p.isend(kRoot, 1 + static_cast<int>(chunk), data));
       }
       if (!reqs.empty()) p.waitall(reqs);
       continue;
     }
     const Offset end = file_end(all);
-    std::vector<std::byte> window(static_cast<std::size_t>(std::min(B, end)));
+    payload::Buffer window(static_cast<std::size_t>(std::min(B, end)));
     std::vector<Offset> stream(all.size(), 0);  // bytes of each rank's stream consumed so far
     for (Offset chunk = 0; chunk * B < end; ++chunk) {
       p.phase("exchange");
       const Offset lo = chunk * B;
       const Offset size = std::min(B, end - lo);
-      std::vector<std::vector<std::byte>> staging(all.size());
+      std::vector<payload::Buffer> staging(all.size());
       std::vector<Request> reqs;
       for (std::size_t i = 0; i < all.size(); ++i) {  // sizes first: what each rank sends for this chunk
         if (i == kRoot) continue;
@@ -166,7 +168,7 @@ void run_write(Process& p, const TechniqueInput& in, LocalData local) {
         Pos peek = all[i].pos;
         all[i].take_below(peek, lo + size, bytes, [](Offset, Offset, Offset) {});
         if (bytes == 0) continue;
-        staging[i].resize(static_cast<std::size_t>(bytes));
+        staging[i] = payload::Buffer(static_cast<std::size_t>(bytes));
         reqs.push_back(p.irecv(static_cast<int>(i), 1 + static_cast<int>(chunk), staging[i]));
       }
       if (!reqs.empty()) p.waitall(reqs);
@@ -176,8 +178,10 @@ void run_write(Process& p, const TechniqueInput& in, LocalData local) {
         Offset from = 0;
         const Offset before = stream[i];
         pieces += all[i].take_below(lo + size, stream[i], [&](Offset f, Offset at, Offset l) {
-          const std::byte* src = i == kRoot ? local.data() + at : staging[i].data() + from;
-          std::memcpy(window.data() + (f - lo), src, static_cast<std::size_t>(l));
+          const auto n = static_cast<std::size_t>(l);
+          payload::copy(window.span().subspan(static_cast<std::size_t>(f - lo), n),
+                        i == kRoot ? local.subspan(static_cast<std::size_t>(at), n)
+                                   : staging[i].span().subspan(static_cast<std::size_t>(from), n));
           from += l;
         });
         placed += stream[i] - before;
@@ -187,7 +191,7 @@ void run_write(Process& p, const TechniqueInput& in, LocalData local) {
         throw std::logic_error("gathered: chunk " + std::to_string(chunk) + " is not fully covered (" +
                                std::to_string(placed) + " of " + std::to_string(size) + " bytes)");
       p.phase("write");
-      p.write_at(lo, std::span<const std::byte>(window).first(static_cast<std::size_t>(size)));
+      p.write_at(lo, window.span().first(static_cast<std::size_t>(size)));
     }
   }
 }
@@ -206,7 +210,7 @@ void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out) {
     p.phase("exchange");
     if (p.rank() != kRoot) {  // one receive per chunk touched
       Walker me = walker_of(a);
-      std::vector<std::vector<std::byte>> staging;
+      std::vector<payload::Buffer> staging;
       std::vector<std::pair<Pos, Offset>> positions;  // each chunk's first piece and chunk index
       std::vector<Request> reqs;
       Offset pos = 0;
@@ -217,7 +221,7 @@ void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out) {
         me.take_below((chunk + 1) * B, pos, [](Offset, Offset, Offset) {});
         const auto bytes = static_cast<std::size_t>(pos - first);
         std::span<std::byte> into = out.subspan(static_cast<std::size_t>(first), bytes);
-        if (!me.mem.empty()) into = staging.emplace_back(bytes);
+        if (!me.mem.empty()) into = staging.emplace_back(bytes).span();
         reqs.push_back(p.irecv(kRoot, 1 + static_cast<int>(chunk), into));
       }
       if (!reqs.empty()) p.waitall(reqs);
@@ -230,7 +234,9 @@ void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out) {
           Offset from = 0;
           pieces +=
               me.take_below(at, (positions[c].second + 1) * B, walked, [&](Offset, Offset at_buf, Offset l) {
-                std::memcpy(out.data() + at_buf, staging[c].data() + from, static_cast<std::size_t>(l));
+                payload::copy(
+                    out.subspan(static_cast<std::size_t>(at_buf), static_cast<std::size_t>(l)),
+                    staging[c].span().subspan(static_cast<std::size_t>(from), static_cast<std::size_t>(l)));
                 from += l;
               });
           copied += from;
@@ -240,30 +246,34 @@ void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out) {
       continue;
     }
     const Offset end = file_end(all);
-    std::vector<std::byte> window(static_cast<std::size_t>(std::min(B, end)));
+    payload::Buffer window(static_cast<std::size_t>(std::min(B, end)));
     std::vector<Offset> stream(all.size(), 0);
     for (Offset chunk = 0; chunk * B < end; ++chunk) {
       const Offset lo = chunk * B;
       const Offset size = std::min(B, end - lo);
       p.phase("read");
-      p.read_at(lo, std::span(window).first(static_cast<std::size_t>(size)));
+      p.read_at(lo, window.span().first(static_cast<std::size_t>(size)));
       p.phase("exchange");
-      std::vector<std::vector<std::byte>> packed(all.size());
+      std::vector<payload::Builder> building(all.size());
       std::vector<Request> reqs;
       Offset moved = 0;
       std::int64_t pieces = 0;
       for (std::size_t i = 0; i < all.size(); ++i) {
         const Offset before = stream[i];
         pieces += all[i].take_below(lo + size, stream[i], [&](Offset f, Offset at, Offset l) {
-          const std::byte* src = window.data() + (f - lo);
+          const auto n = static_cast<std::size_t>(l);
+          const std::span<const std::byte> src = window.span().subspan(static_cast<std::size_t>(f - lo), n);
           if (i == kRoot)
-            std::memcpy(out.data() + at, src, static_cast<std::size_t>(l));
+            payload::copy(out.subspan(static_cast<std::size_t>(at), n), src);
           else
-            packed[i].insert(packed[i].end(), src, src + l);
+            building[i].append(src);
         });
         moved += stream[i] - before;
       }
       p.compute(Work{.bytes_copied = moved, .tuples = pieces});
+      std::vector<payload::Buffer> packed;
+      packed.reserve(all.size());  // stable: the sends point into them until the waitall
+      for (payload::Builder& b : building) packed.push_back(b.finish());
       for (std::size_t i = 0; i < all.size(); ++i)
         if (i != kRoot && !packed[i].empty())
           reqs.push_back(p.isend(static_cast<int>(i), 1 + static_cast<int>(chunk), packed[i]));

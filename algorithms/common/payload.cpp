@@ -260,6 +260,30 @@ void copy(std::span<std::byte> to, std::span<const std::byte> from) {
   assign(to, ps);
 }
 
+void Builder::append(std::span<const std::byte> from) {
+  if (from.empty()) return;
+  const bool e = is_elided(from);
+  if (size_ == 0) elided_ = e;
+  if (e != elided_) throw std::logic_error("payload::Builder: elided and real bytes appended to one buffer");
+  if (e)
+    for (const Piece& p : pieces(from)) payload::append(pieces_, p);
+  else
+    bytes_.insert(bytes_.end(), from.begin(), from.end());
+  size_ += from.size();
+}
+
+Buffer Builder::finish() {
+  if (!elided_ || size_ == 0) {
+    Buffer out = size_ == 0 ? Buffer(0) : Buffer(std::move(bytes_));
+    *this = Builder();
+    return out;
+  }
+  Buffer out(size_, Mode::Elided);
+  assign(out, pieces_);
+  *this = Builder();
+  return out;
+}
+
 void require_bytes(std::span<const std::byte> s, const char* call) {
   if (is_elided(s))
     throw std::logic_error(std::string(call) +

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <map>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace ciosim::payload {
@@ -93,6 +94,8 @@ class Buffer {
   Buffer() = default;
   explicit Buffer(std::size_t n) : Buffer(n, mode()) {}
   Buffer(std::size_t n, Mode m);
+  /// A buffer of bytes that takes over `bytes`.
+  explicit Buffer(std::vector<std::byte>&& bytes) : bytes_(std::move(bytes)), size_(bytes_.size()) {}
   Buffer(Buffer&& o) noexcept;
   Buffer& operator=(Buffer&& o) noexcept;
   Buffer(const Buffer&) = delete;
@@ -113,6 +116,24 @@ class Buffer {
   void release();
   std::vector<std::byte> bytes_;
   std::byte* elided_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+/// A buffer built by appending (a message gathered piece by piece): in the mode of its first append, bytes
+/// or pieces, then one Buffer of the total size.
+class Builder {
+ public:
+  /// Appends a copy of `from` (bytes, or an elided span's pieces).
+  void append(std::span<const std::byte> from);
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  /// The buffer (in the current mode when nothing was appended); the builder is empty afterwards.
+  Buffer finish();
+
+ private:
+  std::vector<std::byte> bytes_;
+  std::vector<Piece> pieces_;
+  bool elided_ = false;
   std::size_t size_ = 0;
 };
 
