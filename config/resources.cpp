@@ -60,7 +60,8 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
   // Elided payloads (run.payload; sim::payload_elided's rule): the same copies of the data, each a piece
   // per tuple instead of its bytes.
   bool elided = spec.payload == PayloadChoice::Elided;
-  if (spec.payload == PayloadChoice::Auto && spec.export_file.empty()) {
+  // Auto needs the tuples: a kind whose tuples come with its distribution is estimated as bytes until then.
+  if (spec.payload == PayloadChoice::Auto && spec.export_file.empty() && size.exact) {
     try {
       elided = why_not_elided(technique(spec.algorithm), !spec.sequence.empty()).empty() &&
                auto_elided(file, tuples);

@@ -59,6 +59,7 @@ TEST_CASE("estimate_memory: a sequence's steps stay in the file store, view-base
 TEST_CASE("estimate_memory: a file past 2^63 bytes saturates instead of wrapping") {
   RunSpec r = point("block", std::int64_t{1} << 61);
   r.workload.element_size = 64;
+  r.payload = PayloadChoice::Bytes;  // the bytes' size is what saturates (auto would count pieces here)
   Distribution d;
   d.nx = r.workload.nx;
   d.per_rank.resize(4);

@@ -45,8 +45,9 @@ TEST_CASE("a point over the memory limit is refused from its size, before its di
       {"workload.kind=tile", "workload.tile_x=1", "workload.tile_y=100000000000", "workload.header_bytes=4"},
       {"workload.kind=btio", "workload.class=C", "workload.element_size=8"},
   };
-  for (const auto& sets : huge) {
+  for (std::vector<std::string> sets : huge) {
     INFO(sets[0]);
+    sets.push_back("run.payload=bytes");  // elided, the coarse ones need only a piece per tuple (below)
     const auto start = std::chrono::steady_clock::now();
     const std::int64_t limit = sets[0] == "workload.kind=btio" ? 64LL << 20 : 1LL << 30;
     const std::string e = error_of([&] { parse_scenario(kRegular, "big.toml", limited(d, sets, limit)); });
@@ -57,6 +58,20 @@ TEST_CASE("a point over the memory limit is refused from its size, before its di
   }
   // Within the limit the same kind of point is accepted.
   CHECK_NOTHROW(parse_scenario(kRegular, "big.toml", limited(d, {"workload.nx=1024"}, 1LL << 30)));
+  // With elided payloads (run.payload = auto chooses them here: 4 PB in rows of 200 KB) the 3-D point's
+  // estimate counts its 200,000 pieces, not its bytes; block-cyclic Bx = 1 keeps a piece per entry and is
+  // still refused.
+  CHECK_NOTHROW(parse_scenario(
+      kRegular, "big.toml",
+      limited(d, {"workload.kind=block3d", "workload.nx=100000", "workload.ny=100000", "workload.nz=100000"},
+              1LL << 30)));
+  CHECK(contains(error_of([&] {
+                   parse_scenario(
+                       kRegular, "big.toml",
+                       limited(d, {"workload.nx=100000000000", "workload.bx=1", "run.payload=elided"},
+                               1LL << 30));
+                 }),
+                 "of elided pieces"));
 }
 
 TEST_CASE("a point over the memory limit is a bad point: named, and skipped with --keep-going",
