@@ -190,6 +190,7 @@ std::vector<TechniqueInfo> make_registry() {
       view_based::run_read,
       {},
       view_based::make_session,
+      true,  // runs elided (run.payload)
   });
   return list;
 }

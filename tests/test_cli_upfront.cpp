@@ -190,11 +190,13 @@ TEST_CASE("run.payload = elided is refused before anything runs where it cannot 
           "ranks = [ [[0, 1], [7, 2], [12, 1]], [[3, 1], [4, 1], [9, 1], [14, 1]], "
           "[[1, 1], [5, 1], [10, 1], [15, 1]], [[11, 1], [2, 1], [13, 1], [6, 1]] ]\n");
   w.write("sc/lists.toml", kLists);
-  const Output vb =
-      w.run("run -q sc/lists.toml --out r1 --set run.algorithm=view-based --set run.payload=elided");
+  const Output vb = w.run(
+      "run -q sc/lists.toml --out r1 --set run.algorithm=iec --set run.payload=elided "
+      "--set 'run.sequence=open write close'");
   CHECK(vb.code == 2);
   CHECK(one_line(vb.err));
-  CHECK_THAT(vb.err, Catch::Contains("view-based moves real bytes") && Catch::Contains("iec, block"));
+  CHECK_THAT(vb.err, Catch::Contains("run.sequence checks every step's bytes") &&
+                         Catch::Contains("use run.payload = \"bytes\""));
   CHECK_FALSE(fs::exists(w.root / "r1"));
   const Output ex = w.run(
       "run -q sc/lists.toml --out r2 --set run.algorithm=iec --set run.payload=elided "

@@ -216,7 +216,8 @@ TEST_CASE("ciosim plot draws a results folder into SVG and PNG, byte-identical a
 
   // An operation sequence's totals on the y axis (op:KIND).
   REQUIRE(w.run("run -q s.toml --out seq --set run.algorithm=block --set 'run.sequence=open (write next)*3 "
-                "close'").code == 0);
+                "close'")
+              .code == 0);
   const Output o = w.run("plot seq --kind sweep --y op:write --out again --format svg");
   INFO(o.err);
   REQUIRE(o.code == 0);

@@ -279,7 +279,8 @@ TEST_CASE("platform files: a bad [filesystem] is one line naming the choices", "
   for (const std::string& e : {unknown, no_table, partial, commit}) CHECK(e.find('\n') == std::string::npos);
 }
 
-TEST_CASE("a simulation whose ranks wait for a message never sent is an error, never a result", "[sim][safety]") {
+TEST_CASE("a simulation whose ranks wait for a message never sent is an error, never a result",
+          "[sim][safety]") {
   // Rank 0 waits for a message rank 1 never sends: SimGrid finds no activity that can complete. The run
   // must throw naming the unfinished ranks and the phase they were in, not return a result.
   RunSpec s = spec_on("pvfs", 2, 2);

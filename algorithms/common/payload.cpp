@@ -15,11 +15,12 @@ namespace {
 
 bool continues(std::int64_t left_source, std::int64_t left_length, std::int64_t right_source) {
   if (left_source == kZero) return right_source == kZero;
+  if (left_source <= kLiteral) return right_source == left_source - left_length;
   return left_source >= 0 && right_source == left_source + left_length;
 }
 
 std::int64_t shifted(std::int64_t source, std::int64_t by) {
-  return source >= 0 ? source + by : source;
+  return source >= 0 ? source + by : source <= kLiteral ? source - by : source;
 }
 
 /// The reserved range elided buffers live in: address space only (PROT_NONE, no swap reserved), handed
@@ -31,6 +32,7 @@ struct Arena {
   std::byte* base = nullptr;
   std::size_t used = 0;
   PieceMap map;
+  std::vector<std::byte> literals;  ///< the literal store (kLiteral); append-only, a few bytes a message
 
   Arena() {
     void* p = ::mmap(nullptr, kSize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -187,16 +189,19 @@ bool is_elided(const void* p) {
 // ---- Buffer
 
 Buffer::Buffer(std::size_t n, Mode m) : size_(n) {
-  if (m == Mode::Elided && n > 0)
+  if (m == Mode::Elided && n > 0) {
     elided_ = arena().allocate(n);
-  else
+    capacity_ = n;
+  } else {
     bytes_.resize(n);
+  }
 }
 
 Buffer::Buffer(Buffer&& o) noexcept
     : bytes_(std::move(o.bytes_)),
       elided_(std::exchange(o.elided_, nullptr)),
-      size_(std::exchange(o.size_, 0)) {}
+      size_(std::exchange(o.size_, 0)),
+      capacity_(std::exchange(o.capacity_, 0)) {}
 
 Buffer& Buffer::operator=(Buffer&& o) noexcept {
   if (this != &o) {
@@ -204,12 +209,33 @@ Buffer& Buffer::operator=(Buffer&& o) noexcept {
     bytes_ = std::move(o.bytes_);
     elided_ = std::exchange(o.elided_, nullptr);
     size_ = std::exchange(o.size_, 0);
+    capacity_ = std::exchange(o.capacity_, 0);
   }
   return *this;
 }
 
 Buffer::~Buffer() {
   release();
+}
+
+void Buffer::grow(std::size_t n) {
+  if (n <= size_) return;
+  if (size_ == 0 && !elided_) {  // an empty buffer takes the current mode
+    *this = Buffer(n);
+    return;
+  }
+  if (!elided_) {
+    bytes_.resize(n);
+    size_ = n;
+    return;
+  }
+  if (n > capacity_) {  // new addresses, twice as many: a buffer grown byte by byte moves log n times
+    Buffer bigger(std::max(n, 2 * capacity_), Mode::Elided);
+    assign(bigger.span().first(size_), pieces(span()));
+    bigger.size_ = size_;
+    *this = std::move(bigger);
+  }
+  size_ = n;  // the new bytes are kUndefined: nothing was ever assigned past size_
 }
 
 void Buffer::release() {
@@ -220,6 +246,7 @@ void Buffer::release() {
   }
   bytes_.clear();
   size_ = 0;
+  capacity_ = 0;
 }
 
 // ---- copies
@@ -253,10 +280,30 @@ void copy(std::span<std::byte> to, std::span<const std::byte> from) {
     std::memmove(to.data(), from.data(), from.size());
     return;
   }
-  if (to_elided != from_elided)
-    throw std::logic_error(from_elided ? "payload::copy: an elided buffer copied into real bytes"
-                                       : "payload::copy: real bytes copied into an elided buffer");
+  Arena& a = arena();
+  if (!from_elided) {  // literals: a header, never data
+    if (from.size() > kMaxLiteralBytes)
+      throw std::logic_error("payload::copy: " + std::to_string(from.size()) +
+                             " real bytes copied into an elided buffer (literals are at most " +
+                             std::to_string(kMaxLiteralBytes) + ")");
+    const auto at = static_cast<std::int64_t>(a.literals.size());
+    a.literals.insert(a.literals.end(), from.begin(), from.end());
+    const Piece p{static_cast<std::int64_t>(from.size()), kLiteral - at};
+    assign(to, std::span(&p, 1));
+    return;
+  }
   const std::vector<Piece> ps = pieces(from);
+  if (!to_elided) {
+    std::size_t pos = 0;
+    for (const Piece& p : ps) {
+      if (p.source > kLiteral)
+        throw std::logic_error("payload::copy: an elided buffer copied into real bytes");
+      std::memcpy(to.data() + pos, a.literals.data() + (kLiteral - p.source),
+                  static_cast<std::size_t>(p.length));
+      pos += static_cast<std::size_t>(p.length);
+    }
+    return;
+  }
   assign(to, ps);
 }
 

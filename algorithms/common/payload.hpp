@@ -31,6 +31,11 @@ enum class Mode { Bytes, Elided };
 /// Sources that are not bytes of x.
 constexpr std::int64_t kZero = -1;       ///< zero bytes (a hole of the file, read back)
 constexpr std::int64_t kUndefined = -2;  ///< never written
+/// Sources at or below kLiteral are small real bytes kept with the elided buffers (a message's header
+/// written into an elided buffer): source kLiteral - k is byte k of the literal store.
+constexpr std::int64_t kLiteral = -3;
+/// The most real bytes one payload::copy puts into an elided buffer as literals (headers, not data).
+constexpr std::size_t kMaxLiteralBytes = 256;
 
 /// `length` bytes holding sources [source, source + length), or kZero / kUndefined bytes.
 struct Piece {
@@ -96,6 +101,8 @@ class Buffer {
   Buffer(std::size_t n, Mode m);
   /// A buffer of bytes that takes over `bytes`.
   explicit Buffer(std::vector<std::byte>&& bytes) : bytes_(std::move(bytes)), size_(bytes_.size()) {}
+  /// Grows to `n` bytes (never shrinks), keeping the contents; new bytes are zeros (bytes) or kUndefined.
+  void grow(std::size_t n);
   Buffer(Buffer&& o) noexcept;
   Buffer& operator=(Buffer&& o) noexcept;
   Buffer(const Buffer&) = delete;
@@ -117,6 +124,7 @@ class Buffer {
   std::vector<std::byte> bytes_;
   std::byte* elided_ = nullptr;
   std::size_t size_ = 0;
+  std::size_t capacity_ = 0;  ///< elided: the addresses reserved (grow doubles them, as a vector would)
 };
 
 /// A buffer built by appending (a message gathered piece by piece): in the mode of its first append, bytes
@@ -137,9 +145,10 @@ class Builder {
   std::size_t size_ = 0;
 };
 
-/// Copies `from` into `to` (equal sizes): memcpy for bytes, pieces for elided buffers. Throws
-/// std::logic_error when one side is elided and the other is not (an elided buffer has no bytes to give,
-/// and bytes have no source to record).
+/// Copies `from` into `to` (equal sizes): memcpy for bytes, pieces for elided buffers. Between the two
+/// kinds only literals pass: up to kMaxLiteralBytes real bytes into an elided buffer, and an elided range
+/// that holds only literals back into real bytes (a header sent inside an elided message). Anything else
+/// throws std::logic_error: an elided buffer has no data bytes to give, and data bytes have no source.
 void copy(std::span<std::byte> to, std::span<const std::byte> from);
 /// What an elided span holds (for the backends: a message's or a file write's contents).
 std::vector<Piece> pieces(std::span<const std::byte> elided);

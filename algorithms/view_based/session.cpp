@@ -195,10 +195,11 @@ void ViewBasedSession::permute(std::span<const std::byte> from, std::span<std::b
   for (std::size_t i = 0; i < access_.offsets.size(); ++i) {
     const auto len = static_cast<std::size_t>(access_.lens[i]);
     const auto mem = static_cast<std::size_t>(access_.mem[i]);
+    const auto at = static_cast<std::size_t>(pos);
     if (to_view)
-      std::memcpy(to.data() + pos, from.data() + mem, len);
+      payload::copy(to.subspan(at, len), from.subspan(mem, len));
     else
-      std::memcpy(to.data() + mem, from.data() + pos, len);
+      payload::copy(to.subspan(mem, len), from.subspan(at, len));
     pos += access_.lens[i];
   }
   p_.compute(Work{pos, access_.count()});
@@ -210,8 +211,9 @@ void ViewBasedSession::scatter(Buffer& b, const Piece& pc, std::span<const std::
   views_[static_cast<std::size_t>(pc.rank)].for_runs(
       pc.view_start, pc.length, [&](Offset f, Offset v, Offset n) {
         const Offset off = f - start;
-        if (static_cast<Offset>(b.data.size()) < off + n) b.data.resize(static_cast<std::size_t>(off + n));
-        std::memcpy(b.data.data() + off, data.data() + (v - pc.view_start), static_cast<std::size_t>(n));
+        b.data.grow(static_cast<std::size_t>(off + n));
+        payload::copy(b.data.span().subspan(static_cast<std::size_t>(off), static_cast<std::size_t>(n)),
+                      data.subspan(static_cast<std::size_t>(v - pc.view_start), static_cast<std::size_t>(n)));
         runs.push_back({off, n});
       });
   p_.compute(Work{pc.length, static_cast<std::int64_t>(runs.size())});
@@ -224,8 +226,9 @@ void ViewBasedSession::gather(Buffer& b, const Piece& pc, std::span<std::byte> d
   std::int64_t runs = 0;
   views_[static_cast<std::size_t>(pc.rank)].for_runs(
       pc.view_start, pc.length, [&](Offset f, Offset v, Offset n) {
-        std::memcpy(dst.data() + (v - pc.view_start), b.data.data() + (f - start),
-                    static_cast<std::size_t>(n));
+        payload::copy(
+            dst.subspan(static_cast<std::size_t>(v - pc.view_start), static_cast<std::size_t>(n)),
+            b.data.span().subspan(static_cast<std::size_t>(f - start), static_cast<std::size_t>(n)));
         ++runs;
       });
   p_.compute(Work{pc.length, runs});
@@ -235,9 +238,8 @@ void ViewBasedSession::write_back(Buffer& b) {
   // Decision: only the dirty ranges go back, each as one contiguous write; a block nobody wrote whole is
   // never read first (the paper reads it on a write miss to an existing file, §V-C).
   for (const Extent& r : b.dirty.ranges())
-    p_.write_at(b.block * bs_ + r.offset,
-                std::span<const std::byte>(b.data).subspan(static_cast<std::size_t>(r.offset),
-                                                           static_cast<std::size_t>(r.length)));
+    p_.write_at(b.block * bs_ + r.offset, b.data.span().subspan(static_cast<std::size_t>(r.offset),
+                                                                static_cast<std::size_t>(r.length)));
   b.dirty.clear();
 }
 
@@ -249,34 +251,35 @@ void ViewBasedSession::write(std::span<const std::byte> local) {
   require_view("write", local.size());
   const int me = p_.rank();
   p_.phase("write");
-  std::vector<std::byte> reordered;
+  payload::Buffer reordered;
   std::span<const std::byte> v = local;
   if (!in_file_order_) {
-    reordered.resize(local.size());
+    reordered = payload::Buffer(local.size());
     permute(local, reordered, true);
-    v = reordered;
+    v = reordered.span();
   }
   // Sender: one message per block my view touches, to the block's owner (§V-B: one task per aggregator
   // interval). Decision: a block I own myself is scattered from my buffer, without a message.
-  std::vector<std::vector<std::byte>> msgs;
+  std::vector<payload::Buffer> msgs;
   Offset packed = 0;
   for (const Piece& pc : my_pieces_) {
     if (owner(pc.block) == me) continue;
-    std::vector<std::byte>& m = msgs.emplace_back(static_cast<std::size_t>(kHeader + pc.length));
+    payload::Buffer& m = msgs.emplace_back(static_cast<std::size_t>(kHeader + pc.length));
     const std::int64_t head[2] = {pc.view_start, pc.length};
-    std::memcpy(m.data(), head, sizeof head);
-    std::memcpy(m.data() + kHeader, v.data() + pc.view_start, static_cast<std::size_t>(pc.length));
+    payload::copy(m.span().first(kHeader), std::as_bytes(std::span(head)));
+    payload::copy(m.span().subspan(kHeader),
+                  v.subspan(static_cast<std::size_t>(pc.view_start), static_cast<std::size_t>(pc.length)));
     packed += pc.length;
   }
   p_.compute(Work{packed, 0});
   std::vector<Request> reqs;
   std::size_t k = 0;
   for (const Piece& pc : my_pieces_)
-    if (owner(pc.block) != me) reqs.push_back(p_.isend(owner(pc.block), kTagWrite, as_bytes(msgs[k++])));
+    if (owner(pc.block) != me) reqs.push_back(p_.isend(owner(pc.block), kTagWrite, msgs[k++].span()));
   // Aggregator: block by block, receive every sender's interval and scatter it through the sender's view.
   // Decision: the receivers know who sends how much from the stored views, since every call accesses each
   // rank's whole view; so a call needs no exchange of sizes.
-  std::vector<std::byte> in;
+  payload::Buffer in;
   for (const BlockPlan& bp : plan_) {
     Buffer& b = cached(bp.block);
     for (const Piece& pc : bp.pieces) {
@@ -285,16 +288,17 @@ void ViewBasedSession::write(std::span<const std::byte> local) {
                 v.subspan(static_cast<std::size_t>(pc.view_start), static_cast<std::size_t>(pc.length)));
         continue;
       }
-      in.resize(static_cast<std::size_t>(kHeader + pc.length));
+      if (in.size() != static_cast<std::size_t>(kHeader + pc.length))
+        in = payload::Buffer(static_cast<std::size_t>(kHeader + pc.length));
       p_.recv(pc.rank, kTagWrite, in);
       std::int64_t head[2];
-      std::memcpy(head, in.data(), sizeof head);
+      payload::copy(std::as_writable_bytes(std::span(head)), in.span().first(kHeader));
       if (head[0] != pc.view_start || head[1] != pc.length)
         throw std::logic_error("view-based: rank " + std::to_string(pc.rank) + " sent view interval [" +
                                std::to_string(head[0]) + ", +" + std::to_string(head[1]) + ") for block " +
                                std::to_string(bp.block) + ", its stored view gives [" +
                                std::to_string(pc.view_start) + ", +" + std::to_string(pc.length) + ")");
-      scatter(b, pc, std::span<const std::byte>(in).subspan(static_cast<std::size_t>(kHeader)));
+      scatter(b, pc, in.span().subspan(kHeader));
     }
   }
   if (!reqs.empty()) p_.waitall(reqs);
@@ -304,11 +308,11 @@ void ViewBasedSession::read(std::span<std::byte> out) {
   require_view("read", out.size());
   const int me = p_.rank();
   p_.phase("read");
-  std::vector<std::byte> reordered;
+  payload::Buffer reordered;
   std::span<std::byte> v = out;
   if (!in_file_order_) {
-    reordered.resize(out.size());
-    v = reordered;
+    reordered = payload::Buffer(out.size());
+    v = reordered.span();
   }
   // Decision: no read requests travel: the owners know every rank's interval from the stored views. Each
   // block's bytes arrive straight into their place in view order.
@@ -318,23 +322,25 @@ void ViewBasedSession::read(std::span<std::byte> out) {
       reqs.push_back(
           p_.irecv(owner(pc.block), kTagRead,
                    v.subspan(static_cast<std::size_t>(pc.view_start), static_cast<std::size_t>(pc.length))));
-  std::vector<std::vector<std::byte>> msgs;
+  std::vector<payload::Buffer> msgs;
   for (const BlockPlan& bp : plan_) {
     Buffer& b = cached(bp.block);
     // Decision: a hit needs every byte the views hold in the block valid in the cache; otherwise the hull
     // of those bytes (the whole block, except at the data's ends) is read from the file and the dirty
     // bytes the buffer holds are laid over it (they are newer than the file), staying dirty.
     if (!b.valid.covers(bp.lo, bp.hi - bp.lo)) {
-      std::vector<std::byte> fresh(static_cast<std::size_t>(bp.hi - bp.lo));
+      payload::Buffer fresh(static_cast<std::size_t>(bp.hi - bp.lo));
       p_.read_at(bp.block * bs_ + bp.lo, fresh);
-      if (static_cast<Offset>(b.data.size()) < bp.hi) b.data.resize(static_cast<std::size_t>(bp.hi));
+      b.data.grow(static_cast<std::size_t>(bp.hi));
       for (const Extent& d : b.dirty.ranges()) {
         const Offset lo = std::max(d.offset, bp.lo);
         const Offset hi = std::min(d.offset + d.length, bp.hi);
         if (lo < hi)
-          std::memcpy(fresh.data() + (lo - bp.lo), b.data.data() + lo, static_cast<std::size_t>(hi - lo));
+          payload::copy(
+              fresh.span().subspan(static_cast<std::size_t>(lo - bp.lo), static_cast<std::size_t>(hi - lo)),
+              b.data.span().subspan(static_cast<std::size_t>(lo), static_cast<std::size_t>(hi - lo)));
       }
-      std::memcpy(b.data.data() + bp.lo, fresh.data(), fresh.size());
+      payload::copy(b.data.span().subspan(static_cast<std::size_t>(bp.lo), fresh.size()), fresh);
       b.valid.add(bp.lo, bp.hi - bp.lo);
     }
     for (const Piece& pc : bp.pieces) {
@@ -343,13 +349,13 @@ void ViewBasedSession::read(std::span<std::byte> out) {
                v.subspan(static_cast<std::size_t>(pc.view_start), static_cast<std::size_t>(pc.length)));
         continue;
       }
-      std::vector<std::byte>& m = msgs.emplace_back(static_cast<std::size_t>(pc.length));
+      payload::Buffer& m = msgs.emplace_back(static_cast<std::size_t>(pc.length));
       gather(b, pc, m);
-      reqs.push_back(p_.isend(pc.rank, kTagRead, as_bytes(m)));
+      reqs.push_back(p_.isend(pc.rank, kTagRead, m.span()));
     }
   }
   if (!reqs.empty()) p_.waitall(reqs);
-  if (!in_file_order_) permute(reordered, out, false);
+  if (!in_file_order_) permute(reordered.span(), out, false);
 }
 
 void ViewBasedSession::sync() {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "algorithms/common/datatype.hpp"
+#include "algorithms/common/payload.hpp"
 #include "algorithms/common/process.hpp"
 #include "algorithms/common/session.hpp"
 #include "algorithms/technique.hpp"
@@ -127,7 +128,7 @@ class ByteRanges {
 /// or read from the file) and which are dirty (written and not yet on the file system).
 struct Buffer {
   std::int64_t block = -1;
-  std::vector<std::byte>
+  payload::Buffer
       data;  ///< grows to the last byte used (a block's tail past the file's end stays unallocated)
   ByteRanges valid;
   ByteRanges dirty;
