@@ -34,11 +34,11 @@ struct Arena {
   PieceMap map;
   std::vector<std::byte> literals;  ///< the literal store (kLiteral); append-only, a few bytes a message
 
-  Arena() {
-    void* p = ::mmap(nullptr, kSize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p != MAP_FAILED) base = static_cast<std::byte*>(p);
-  }
   std::byte* allocate(std::size_t n) {
+    if (base == nullptr) {  // reserved at the first elided buffer: a run with bytes never maps it
+      void* p = ::mmap(nullptr, kSize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (p != MAP_FAILED) base = static_cast<std::byte*>(p);
+    }
     if (base == nullptr)
       throw std::runtime_error(
           "elided payloads: cannot reserve address space for elided buffers "
