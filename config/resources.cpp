@@ -46,28 +46,34 @@ double sequence_extent(const std::string& sequence, double step) {
 
 }  // namespace
 
-MemoryEstimate estimate_memory(const RunSpec& spec, const Distribution& d) {
+WorkloadSize distribution_size(const Distribution& d) {
   WorkloadSize size{static_cast<double>(d.nx), 0, true};
   for (const Datatype& dt : d.per_rank)
     size.tuples +=
         static_cast<double>(dt.tuples.size()) * static_cast<double>(std::max<std::int64_t>(dt.count, 1));
-  return estimate_memory(spec, size);
+  return size;
+}
+
+bool auto_chooses_elided(const RunSpec& spec, const WorkloadSize& size) {
+  if (spec.payload != PayloadChoice::Auto || !spec.export_file.empty() || !size.exact) return false;
+  try {
+    return why_not_elided(technique(spec.algorithm), !spec.sequence.empty()).empty() &&
+           auto_elided(size.entries * static_cast<double>(spec.workload.element_size), size.tuples);
+  } catch (const std::invalid_argument&) {  // an unknown technique: refused with its own message
+    return false;
+  }
+}
+
+MemoryEstimate estimate_memory(const RunSpec& spec, const Distribution& d) {
+  return estimate_memory(spec, distribution_size(d));
 }
 
 MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
   const double file = size.entries * static_cast<double>(spec.workload.element_size);
   const double tuples = size.tuples;
-  // Elided payloads (run.payload; sim::payload_elided's rule): the same copies of the data, each a piece
-  // per tuple instead of its bytes.
-  bool elided = spec.payload == PayloadChoice::Elided;
-  // Auto needs the tuples: a kind whose tuples come with its distribution is estimated as bytes until then.
-  if (spec.payload == PayloadChoice::Auto && spec.export_file.empty() && size.exact) {
-    try {
-      elided = why_not_elided(technique(spec.algorithm), !spec.sequence.empty()).empty() &&
-               auto_elided(file, tuples);
-    } catch (const std::invalid_argument&) {  // an unknown technique: refused with its own message
-    }
-  }
+  // Elided payloads (run.payload): the same copies of the data, each a piece per tuple instead of its
+  // bytes. A kind whose tuples come with its distribution is estimated as bytes until they are known.
+  const bool elided = spec.payload == PayloadChoice::Elided || auto_chooses_elided(spec, size);
   const double payload =
       payload_factor(spec.algorithm) * (elided ? kBytesPerPiece * tuples : file);  // doubles: no wrap-around
   const double lists = kPerTuple * tuples;

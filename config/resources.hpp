@@ -31,6 +31,14 @@ struct WorkloadSize {
 /// only. Invalid extents give what they give (make_distribution refuses them later).
 WorkloadSize workload_size(const WorkloadSpec& w, int ranks);
 
+/// A built distribution's size: its entries and its tuples, every replica counted (exact).
+WorkloadSize distribution_size(const Distribution& d);
+
+/// Whether run.payload = auto makes a point of this size elided (docs/results.md, "Elided payloads"): its
+/// technique runs elided, it has no run.sequence and exports no file, its tuples are known (size.exact),
+/// and its data and pieces pass auto_elided (algorithms/technique.hpp). False for bytes and elided.
+bool auto_chooses_elided(const RunSpec& spec, const WorkloadSize& size);
+
 /// The memory a point may use (--max-memory or the machine's memory, shared by the -j points at once).
 /// bytes = 0: no limit known.
 struct MemoryLimit {

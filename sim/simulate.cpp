@@ -13,6 +13,7 @@
 #include "algorithms/common/trace.hpp"
 #include "algorithms/sequence.hpp"
 #include "algorithms/technique.hpp"
+#include "config/resources.hpp"
 #include "config/time_use.hpp"
 #include "config/timeline.hpp"
 #include "config/workload.hpp"
@@ -221,63 +222,18 @@ RunResult simulate_sequence(const RunSpec& spec, const Distribution& dist, const
   return res;
 }
 
-/// A point with elided payloads (algorithms/common/payload.hpp): the ranks' data are sources, not bytes,
-/// and the file and every read are checked source by source, as strictly as bytes are.
-RunResult simulate_elided(const RunSpec& spec, const Distribution& dist, const TechniqueInfo& tech,
-                          const TechniqueInput& in) {
-  const payload::ModeScope scope(payload::Mode::Elided);
-  const std::int64_t es = in.element_size;
-  RunResult res;
-  if (spec.access == Access::Read) {
-    if (!tech.read) throw std::invalid_argument("technique " + tech.name + " has no read path");
-    const std::vector<payload::Piece> initial = expected_pieces(dist, tech.layout, es);
-    std::vector<char> read_ok(static_cast<std::size_t>(spec.ranks), 0);
-    res = run_with(
-        spec,
-        [&](Process& p) {
-          const payload::Buffer expected = make_local_payload(dist, p.rank(), es);
-          payload::Buffer buf(expected.size());
-          tech.read(p, in, buf);
-          read_ok[static_cast<std::size_t>(p.rank())] = payload::pieces(buf) == payload::pieces(expected);
-        },
-        {}, nullptr, &initial);
-    res.file_verified = std::all_of(read_ok.begin(), read_ok.end(), [](char ok) { return ok != 0; });
-  } else {
-    bool verified = false;
-    res = run_with(
-        spec,
-        [&](Process& p) {
-          const payload::Buffer local = make_local_payload(dist, p.rank(), es);
-          tech.run(p, in, local);
-        },
-        [&](const filesystem::FileStore& file) {
-          verified = file.pieces() == expected_pieces(dist, tech.layout, es);
-        });
-    res.file_verified = verified;
-  }
-  res.elided = true;
-  return res;
-}
-
 }  // namespace
 
 bool payload_elided(const RunSpec& spec, const TechniqueInfo& tech, const Distribution& dist) {
-  if (spec.payload == PayloadChoice::Bytes) return false;
+  if (spec.payload != PayloadChoice::Elided)
+    return config::auto_chooses_elided(spec, config::distribution_size(dist));
   std::string why_not = why_not_elided(tech, !spec.sequence.empty());
-  if (why_not.empty() && !spec.export_file.empty()) {
+  if (why_not.empty() && !spec.export_file.empty())
     why_not = "exporting the file (run.export_file, validate) needs its bytes";
-  }
-  if (spec.payload == PayloadChoice::Elided) {
-    if (!why_not.empty())
-      throw std::invalid_argument("run.payload = elided cannot be used here: " + why_not +
-                                  "; use run.payload = bytes or auto");
-    return true;
-  }
-  if (!why_not.empty()) return false;
-  double pieces = 0;
-  for (const Datatype& dt : dist.per_rank)
-    pieces += static_cast<double>(dt.count) * static_cast<double>(dt.tuples.size());
-  return auto_elided(static_cast<double>(dist.nx) * static_cast<double>(spec.workload.element_size), pieces);
+  if (!why_not.empty())
+    throw std::invalid_argument("run.payload = elided cannot be used here: " + why_not +
+                                "; use run.payload = bytes or auto");
+  return true;
 }
 
 RunResult simulate(const RunSpec& spec) {
@@ -292,40 +248,58 @@ RunResult simulate(const RunSpec& spec) {
                           spec.phases};
   check_hints(in.hints);
   if (!spec.sequence.empty()) return simulate_sequence(spec, dist, tech, in);
-  if (payload_elided(spec, tech, dist)) return simulate_elided(spec, dist, tech, in);
-  bool verified = false;
+  // Buffers carry bytes, or with elided payloads the sources of their bytes (algorithms/common/payload.hpp):
+  // the file and every read are checked as strictly either way.
+  const bool elided = payload_elided(spec, tech, dist);
+  const payload::ModeScope scope(elided ? payload::Mode::Elided : payload::Mode::Bytes);
+  const std::int64_t es = in.element_size;
+  const auto local_data = [&](int rank) {
+    return elided ? make_local_payload(dist, rank, es) : payload::Buffer(make_local_data(dist, rank, es));
+  };
+  const auto same = [&](const payload::Buffer& a, const payload::Buffer& b) {
+    return elided ? payload::pieces(a) == payload::pieces(b) : std::ranges::equal(a.span(), b.span());
+  };
+  const auto export_file = [&](const filesystem::FileStore& file) {
+    if (!spec.export_file.empty()) file.export_to(spec.export_file);  // bytes only (payload_elided)
+  };
+  RunResult res;
   if (spec.access == Access::Read) {
     if (!tech.read) throw std::invalid_argument("technique " + tech.name + " has no read path");
     // The file as the technique lays it out, in place before the run; every rank reads its entries back
     // and compares them with what it would have written.
-    const std::vector<std::byte> initial = expected_file(dist, tech.layout, in.element_size);
+    std::vector<std::byte> initial_bytes;
+    std::vector<payload::Piece> initial_pieces;
+    if (elided)
+      initial_pieces = expected_pieces(dist, tech.layout, es);
+    else
+      initial_bytes = expected_file(dist, tech.layout, es);
     std::vector<char> read_ok(static_cast<std::size_t>(spec.ranks), 0);
-    RunResult res = run_with(
+    res = run_with(
         spec,
         [&](Process& p) {
-          std::vector<std::byte> expected = make_local_data(dist, p.rank(), in.element_size);
-          std::vector<std::byte> buf(expected.size());
+          const payload::Buffer expected = local_data(p.rank());
+          payload::Buffer buf(expected.size());
           tech.read(p, in, buf);
-          read_ok[static_cast<std::size_t>(p.rank())] = buf == expected;
+          read_ok[static_cast<std::size_t>(p.rank())] = same(buf, expected);
+        },
+        export_file, elided ? nullptr : &initial_bytes, elided ? &initial_pieces : nullptr);
+    res.file_verified = std::all_of(read_ok.begin(), read_ok.end(), [](char ok) { return ok != 0; });
+  } else {
+    bool verified = false;
+    res = run_with(
+        spec,
+        [&](Process& p) {
+          const payload::Buffer local = local_data(p.rank());
+          tech.run(p, in, local);
         },
         [&](const filesystem::FileStore& file) {
-          if (!spec.export_file.empty()) file.export_to(spec.export_file);
-        },
-        &initial);
-    res.file_verified = std::all_of(read_ok.begin(), read_ok.end(), [](char ok) { return ok != 0; });
-    return res;
+          verified = elided ? file.pieces() == expected_pieces(dist, tech.layout, es)
+                            : file.bytes() == expected_file(dist, tech.layout, es);
+          export_file(file);
+        });
+    res.file_verified = verified;
   }
-  RunResult res = run_with(
-      spec,
-      [&](Process& p) {
-        const std::vector<std::byte> local = make_local_data(dist, p.rank(), in.element_size);
-        tech.run(p, in, local);
-      },
-      [&](const filesystem::FileStore& file) {
-        verified = file.bytes() == expected_file(dist, tech.layout, in.element_size);
-        if (!spec.export_file.empty()) file.export_to(spec.export_file);
-      });
-  res.file_verified = verified;
+  res.elided = elided;
   return res;
 }
 

@@ -66,13 +66,13 @@ Arena& arena() {
 
 Mode g_mode = Mode::Bytes;
 
-std::int64_t total(std::span<const Piece> ps) {
+}  // namespace
+
+std::int64_t length_of(std::span<const Piece> ps) {
   std::int64_t n = 0;
   for (const Piece& p : ps) n += p.length;
   return n;
 }
-
-}  // namespace
 
 // ---- PieceMap
 
@@ -110,7 +110,7 @@ void PieceMap::merge_left(std::map<std::int64_t, Entry>::iterator it) {
 }
 
 void PieceMap::assign(std::int64_t pos, std::span<const Piece> pieces) {
-  const std::int64_t len = total(pieces);
+  const std::int64_t len = length_of(pieces);
   erase(pos, len);
   std::int64_t at = pos;
   auto hint = map_.lower_bound(pos);
@@ -259,8 +259,8 @@ std::vector<Piece> pieces(std::span<const std::byte> elided) {
 }
 
 void assign(std::span<std::byte> elided, std::span<const Piece> ps) {
-  if (total(ps) != static_cast<std::int64_t>(elided.size()))
-    throw std::logic_error("payload::assign: " + std::to_string(total(ps)) +
+  if (length_of(ps) != static_cast<std::int64_t>(elided.size()))
+    throw std::logic_error("payload::assign: " + std::to_string(length_of(ps)) +
                            " bytes of pieces for a span of " + std::to_string(elided.size()));
   if (elided.empty()) return;
   if (!is_elided(std::span<const std::byte>(elided)))

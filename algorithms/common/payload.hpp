@@ -69,6 +69,8 @@ class PieceMap {
   std::map<std::int64_t, Entry> map_;
 };
 
+/// The bytes `pieces` cover (their lengths summed).
+std::int64_t length_of(std::span<const Piece> pieces);
 /// Appends `p` to `out`, merging it into the last piece when it continues it. Zero-length pieces vanish.
 void append(std::vector<Piece>& out, Piece p);
 

@@ -27,8 +27,7 @@ void FileStore::write_pieces(Offset offset, std::span<const payload::Piece> ps) 
   if (!elided_) throw std::logic_error("pieces written to a file store of bytes");
   if (offset < 0) throw std::invalid_argument("negative file offset");
   pieces_.assign(offset, ps);
-  Offset n = 0;
-  for (const payload::Piece& p : ps) n += p.length;
+  const Offset n = payload::length_of(ps);
   if (n > 0) elided_size_ = std::max(elided_size_, offset + n);
 }
 
