@@ -26,6 +26,15 @@ nx = 16
 file = "data/l.toml"
 )";
 
+/// sc/lists.toml (kLists) and its lists file, 16 entries over 4 ranks.
+void write_lists_scenario(const Workspace& w) {
+  fs::create_directories(w.root / "sc/data");
+  w.write("sc/data/l.toml",
+          "ranks = [ [[0, 1], [7, 2], [12, 1]], [[3, 1], [4, 1], [9, 1], [14, 1]], "
+          "[[1, 1], [5, 1], [10, 1], [15, 1]], [[11, 1], [2, 1], [13, 1], [6, 1]] ]\n");
+  w.write("sc/lists.toml", kLists);
+}
+
 bool one_line(const std::string& s) {
   return std::count(s.begin(), s.end(), '\n') == 1;
 }
@@ -34,11 +43,7 @@ bool one_line(const std::string& s) {
 
 TEST_CASE("ciosim run DIR/effective-config.toml reproduces a lists scenario byte for byte", "[cli][config]") {
   Workspace w;
-  fs::create_directories(w.root / "sc/data");
-  w.write("sc/data/l.toml",
-          "ranks = [ [[0, 1], [7, 2], [12, 1]], [[3, 1], [4, 1], [9, 1], [14, 1]], "
-          "[[1, 1], [5, 1], [10, 1], [15, 1]], [[11, 1], [2, 1], [13, 1], [6, 1]] ]\n");
-  w.write("sc/lists.toml", kLists);
+  write_lists_scenario(w);
   const Output first = w.run("run -q sc/lists.toml --out r1");
   INFO(first.err);
   REQUIRE(first.code == 0);
@@ -185,11 +190,7 @@ TEST_CASE("a stopped ciosim validate leaves no temporary workspace and no MPI ru
 
 TEST_CASE("run.payload = elided is refused before anything runs where it cannot be used", "[cli][config]") {
   Workspace w;
-  fs::create_directories(w.root / "sc/data");
-  w.write("sc/data/l.toml",
-          "ranks = [ [[0, 1], [7, 2], [12, 1]], [[3, 1], [4, 1], [9, 1], [14, 1]], "
-          "[[1, 1], [5, 1], [10, 1], [15, 1]], [[11, 1], [2, 1], [13, 1], [6, 1]] ]\n");
-  w.write("sc/lists.toml", kLists);
+  write_lists_scenario(w);
   const Output vb = w.run(
       "run -q sc/lists.toml --out r1 --set run.algorithm=iec --set run.payload=elided "
       "--set 'run.sequence=open write close'");

@@ -4,29 +4,13 @@
 
 #include "models/network/profiles.hpp"
 #include "sim/simulate.hpp"
+#include "tests/sim_specs.hpp"
 
 using namespace ciosim;
 
 namespace {
 
-RunSpec stem2_spec(const std::string& algorithm, int ranks, int phases) {
-  RunSpec s;
-  s.algorithm = algorithm;
-  s.ranks = ranks;
-  s.phases = phases;
-  s.platform.name = "test";
-  s.platform.nodes = ranks;
-  s.platform.pvfs.io_servers = 2;
-  s.network_mpi = "myrinet";
-  s.network_io = "myrinet";
-  s.workload.kind = "stem2";
-  s.workload.nx = 5;
-  s.workload.ny = 13;  // uneven over 4 and 8 ranks
-  s.workload.nz = 4;
-  s.workload.nl = 3;
-  s.workload.nchem = 2;
-  return s;
-}
+using test::stem2_spec;
 
 std::vector<std::string> names(const RunResult& r) {
   std::vector<std::string> out;

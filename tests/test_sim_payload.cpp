@@ -9,6 +9,7 @@
 #include "models/filesystem/file_store.hpp"
 #include "sim/simulate.hpp"
 #include "tests/sim_fork.hpp"
+#include "tests/sim_specs.hpp"
 
 using namespace ciosim;
 using payload::Piece;
@@ -20,30 +21,10 @@ std::vector<Piece> P(std::initializer_list<Piece> l) {
 }
 
 RunSpec spec(const std::string& algorithm, int ranks) {
-  RunSpec s;
-  s.algorithm = algorithm;
-  s.ranks = ranks;
-  s.platform.name = "test";
-  s.platform.nodes = ranks;
-  s.platform.pvfs.io_servers = 2;
-  s.network_mpi = "myrinet";
-  s.network_io = "myrinet";
-  s.workload.nx = 4096;
-  s.workload.bx = 4;
-  return s;
+  return test::block_cyclic_spec(algorithm, 4096, 4, ranks);
 }
 
-RunSpec stem2(const std::string& algorithm, int ranks, int phases) {
-  RunSpec s = spec(algorithm, ranks);
-  s.workload.kind = "stem2";
-  s.workload.nx = 5;
-  s.workload.ny = 13;
-  s.workload.nz = 4;
-  s.workload.nl = 3;
-  s.workload.nchem = 2;
-  s.phases = phases;
-  return s;
-}
+using test::stem2_spec;
 
 /// Runs `s` with bytes and elided in forked children and compares them.
 void same_in_both_modes(RunSpec s) {
@@ -198,21 +179,17 @@ TEST_CASE("elided reads, repeated writes, irregular and 3-D workloads agree with
 
 TEST_CASE("multiple-phase and sequential on STEM-II agree with bytes, elided", "[payload][sim]") {
   for (const int phases : {0, 1}) {
-    same_in_both_modes(stem2("multiple-phase", 8, phases));
-    RunSpec read = stem2("multiple-phase", 8, phases);
+    same_in_both_modes(stem2_spec("multiple-phase", 8, phases));
+    RunSpec read = stem2_spec("multiple-phase", 8, phases);
     read.access = Access::Read;
     same_in_both_modes(read);
   }
-  same_in_both_modes(stem2("sequential", 4, 0));
+  same_in_both_modes(stem2_spec("sequential", 4, 0));
 }
 
 TEST_CASE("two-phase's read-modify-write keeps the file's holes as zeros, elided", "[payload][sim]") {
   // The hole test of test_sim_two_phase.cpp, elided: blocks of 8 entries, the first 4 held, the rest holes.
-  std::vector<std::vector<Tuple>> lists(4);
-  for (std::int64_t b = 0; b < 64; ++b) lists[static_cast<std::size_t>(b % 4)].push_back({8 * b, 4});
-  Distribution d;
-  d.nx = 512;
-  for (auto& l : lists) d.per_rank.push_back(Datatype{l, 1, 0});
+  const Distribution d = test::half_held_blocks();
   TechniqueInput in{&d, 4, "x.dat", 1, {}};
   in.hints.cb_nodes = 1;
   in.hints.cb_buffer_size = 512;

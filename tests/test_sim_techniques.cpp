@@ -5,23 +5,14 @@
 #include "algorithms/iec/iec.hpp"
 #include "models/network/profiles.hpp"
 #include "sim/simulate.hpp"
+#include "tests/sim_specs.hpp"
 
 using namespace ciosim;
 
 namespace {
 
 RunSpec spec(const std::string& algorithm, std::int64_t nx, std::int64_t bx, int ranks = 4) {
-  RunSpec s;
-  s.algorithm = algorithm;
-  s.ranks = ranks;
-  s.platform.name = "test";
-  s.platform.nodes = ranks;
-  s.platform.pvfs.io_servers = 2;
-  s.network_mpi = "myrinet";
-  s.network_io = "myrinet";
-  s.workload.nx = nx;
-  s.workload.bx = bx;
-  return s;
+  return test::block_cyclic_spec(algorithm, nx, bx, ranks);
 }
 
 double phase(const RunResult& r, const std::string& name) {

@@ -13,6 +13,7 @@
 #include "algorithms/common/distribution.hpp"
 #include "algorithms/two_phase/two_phase.hpp"
 #include "sim/simulate.hpp"
+#include "tests/sim_specs.hpp"
 
 using namespace ciosim;
 
@@ -224,11 +225,7 @@ TEST_CASE("two-phase read returns what two-phase wrote, and its call counts", "[
 TEST_CASE("two-phase write: a window with holes is read before it is written", "[sim][two-phase]") {
   // Block b of 8 entries: its first 4 entries are held by rank b % 4, the other 4 by nobody. The file has
   // holes, so every window of the single aggregator is read, patched and written.
-  std::vector<std::vector<Tuple>> lists(4);
-  for (std::int64_t b = 0; b < 64; ++b) lists[static_cast<std::size_t>(b % 4)].push_back({8 * b, 4});
-  Distribution d;
-  d.nx = 512;
-  for (auto& l : lists) d.per_rank.push_back(Datatype{l, 1, 0});
+  const Distribution d = test::half_held_blocks();
   TechniqueInput in{&d, 4, "x.dat", 1, {}};
   in.hints.cb_nodes = 1;
   in.hints.cb_buffer_size = 512;  // extent 0..2031 (508 entries): M = 4

@@ -13,6 +13,7 @@
 #include "config/workload.hpp"
 #include "sim/simulate.hpp"
 #include "sim_fork.hpp"
+#include "tests/sim_specs.hpp"
 
 using namespace ciosim;
 
@@ -20,17 +21,8 @@ namespace {
 
 /// P ranks on P nodes, block-cyclic x of nx 4-byte entries in chunks of bx.
 RunSpec spec(int ranks, std::int64_t nx, std::int64_t bx) {
-  RunSpec s;
-  s.algorithm = "view-based";
-  s.ranks = ranks;
-  s.platform.name = "test";
-  s.platform.nodes = ranks;
-  s.platform.pvfs.io_servers = 2;
+  RunSpec s = test::block_cyclic_spec("view-based", nx, bx, ranks);
   s.platform.pvfs.stripe_size = 64;
-  s.network_mpi = "myrinet";
-  s.network_io = "myrinet";
-  s.workload.nx = nx;
-  s.workload.bx = bx;
   return s;
 }
 
