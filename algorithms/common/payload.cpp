@@ -50,11 +50,9 @@ struct Arena {
           "all; use run.payload = bytes or a smaller point");
     std::byte* p = base + used;
     used += rounded;
+    detail::elided_begin = reinterpret_cast<std::uintptr_t>(base);
+    detail::elided_end = reinterpret_cast<std::uintptr_t>(base + used);
     return p;
-  }
-  bool contains(const void* p) const {
-    const auto* b = static_cast<const std::byte*>(p);
-    return base != nullptr && b >= base && b < base + used;
   }
   std::int64_t position(const std::byte* p) const { return p - base; }
 };
@@ -182,10 +180,6 @@ ModeScope::~ModeScope() {
   g_mode = previous_;
 }
 
-bool is_elided(const void* p) {
-  return arena().contains(p);
-}
-
 // ---- Buffer
 
 Buffer::Buffer(std::size_t n, Mode m) : size_(n) {
@@ -269,17 +263,17 @@ void assign(std::span<std::byte> elided, std::span<const Piece> ps) {
   a.map.assign(a.position(elided.data()), ps);
 }
 
-void copy(std::span<std::byte> to, std::span<const std::byte> from) {
+namespace detail {
+std::uintptr_t elided_begin = 0;
+std::uintptr_t elided_end = 0;
+
+void copy_elided(std::span<std::byte> to, std::span<const std::byte> from) {
   if (to.size() != from.size())
     throw std::logic_error("payload::copy: " + std::to_string(from.size()) + " bytes into " +
                            std::to_string(to.size()));
   if (from.empty()) return;
   const bool to_elided = is_elided(std::span<const std::byte>(to));
-  const bool from_elided = is_elided(from);
-  if (!to_elided && !from_elided) {
-    std::memmove(to.data(), from.data(), from.size());
-    return;
-  }
+  const bool from_elided = is_elided(from);  // one of the two is (payload::copy handles real to real)
   Arena& a = arena();
   if (!from_elided) {  // literals: a header, never data
     if (from.size() > kMaxLiteralBytes)
@@ -306,6 +300,7 @@ void copy(std::span<std::byte> to, std::span<const std::byte> from) {
   }
   assign(to, ps);
 }
+}  // namespace detail
 
 void Builder::append(std::span<const std::byte> from) {
   if (from.empty()) return;

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <span>
 #include <utility>
@@ -88,8 +89,20 @@ class ModeScope {
   Mode previous_;
 };
 
+namespace detail {
+/// The addresses handed out to elided buffers so far, [begin, end) (both 0 until the first one), read by
+/// the inline checks below so that copies between real bytes cost what a memmove costs.
+extern std::uintptr_t elided_begin;
+extern std::uintptr_t elided_end;
+/// payload::copy when a side is elided (or the sizes differ).
+void copy_elided(std::span<std::byte> to, std::span<const std::byte> from);
+}  // namespace detail
+
 /// True when `p` lies in the elided range (a zero-length span may point anywhere: check sizes first).
-bool is_elided(const void* p);
+inline bool is_elided(const void* p) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  return a >= detail::elided_begin && a < detail::elided_end;
+}
 inline bool is_elided(std::span<const std::byte> s) {
   return !s.empty() && is_elided(s.data());
 }
@@ -151,7 +164,13 @@ class Builder {
 /// kinds only literals pass: up to kMaxLiteralBytes real bytes into an elided buffer, and an elided range
 /// that holds only literals back into real bytes (a header sent inside an elided message). Anything else
 /// throws std::logic_error: an elided buffer has no data bytes to give, and data bytes have no source.
-void copy(std::span<std::byte> to, std::span<const std::byte> from);
+inline void copy(std::span<std::byte> to, std::span<const std::byte> from) {
+  if (to.size() == from.size() && !is_elided(std::span<const std::byte>(to)) && !is_elided(from)) {
+    if (!from.empty()) std::memmove(to.data(), from.data(), from.size());
+    return;
+  }
+  detail::copy_elided(to, from);
+}
 /// What an elided span holds (for the backends: a message's or a file write's contents).
 std::vector<Piece> pieces(std::span<const std::byte> elided);
 /// Sets what an elided span holds (a received message, a file read); the pieces' lengths sum to its size.
