@@ -28,12 +28,9 @@ void LocalDiskSim::build(const filesystem::PlatformHooks& platform) {
   disk_res_ = log().resource(activity::ResourceKind::Disk, host + " disk", host);
 }
 
-void LocalDiskSim::disk_io(sg4::Disk* disk, bool write, std::int64_t bytes) {
+void LocalDiskSim::disk_io(filesystem::DiskOps& ops, sg4::Disk* disk, bool write, std::int64_t bytes) {
   const double t0 = sg4::Engine::get_clock();
-  if (write)
-    disk->write(static_cast<sg_size_t>(bytes));
-  else
-    disk->read(static_cast<sg_size_t>(bytes));
+  ops.run(disk, write, bytes);
   record_disk(disk_actor_, disk_res_, write ? "write" : "read", t0, sg4::Engine::get_clock(), bytes);
 }
 
@@ -63,10 +60,11 @@ void LocalDiskSim::close(int) {
 
 void LocalDiskSim::write(int rank, std::span<const Extent> regions, std::span<const std::byte> data) {
   sg4::Disk* disk = disk_of_caller(rank, "writes");
+  filesystem::DiskOps ops(sg4::this_actor::get_host(), 0);  // a rank lives on: disk_ops_sim.hpp
   std::int64_t pos = 0;
   for (const Extent& e : regions) {
     sg4::this_actor::sleep_for(cfg_.request_overhead_s);
-    if (e.length > 0) disk_io(disk, true, e.length);
+    if (e.length > 0) disk_io(ops, disk, true, e.length);
     file().write(e.offset, data.subspan(static_cast<std::size_t>(pos), static_cast<std::size_t>(e.length)));
     pos += e.length;
   }
@@ -74,10 +72,11 @@ void LocalDiskSim::write(int rank, std::span<const Extent> regions, std::span<co
 
 void LocalDiskSim::read(int rank, std::span<const Extent> regions, std::span<std::byte> data) {
   sg4::Disk* disk = disk_of_caller(rank, "reads");
+  filesystem::DiskOps ops(sg4::this_actor::get_host(), 0);  // a rank lives on: disk_ops_sim.hpp
   std::int64_t pos = 0;
   for (const Extent& e : regions) {
     sg4::this_actor::sleep_for(cfg_.request_overhead_s);
-    if (e.length > 0) disk_io(disk, false, e.length);
+    if (e.length > 0) disk_io(ops, disk, false, e.length);
     file().read(e.offset, data.subspan(static_cast<std::size_t>(pos), static_cast<std::size_t>(e.length)));
     pos += e.length;
   }

@@ -1,6 +1,7 @@
 // A file on one compute node's own disk behind the file-system seam (see local_sim.cpp).
 #pragma once
 
+#include "models/filesystem/disk_ops_sim.hpp"
 #include "models/filesystem/file_system_sim.hpp"
 #include "models/local/local_config.hpp"
 
@@ -26,7 +27,7 @@ class LocalDiskSim final : public filesystem::FileSystemSim {
   sg4::Disk* disk_of_caller(int rank, const char* what) const;
 
   /// One region's disk operation, recorded in the activity log.
-  void disk_io(sg4::Disk* disk, bool write, std::int64_t bytes);
+  void disk_io(filesystem::DiskOps& ops, sg4::Disk* disk, bool write, std::int64_t bytes);
 
   const LocalDiskConfig& cfg_;
   std::vector<sg4::Host*> nodes_;

@@ -17,6 +17,7 @@
 #include <deque>
 #include <memory>
 
+#include "models/filesystem/disk_ops_sim.hpp"
 #include "models/pvfs/striping.hpp"
 
 namespace ciosim::pvfs {
@@ -48,18 +49,32 @@ std::int64_t chunks_of(std::int64_t bytes, std::int64_t fb) {
   return (bytes + fb - 1) / fb;
 }
 
-/// Calls fn(piece, offset_in_piece, length) for the part's stream bytes [from, to).
-template <class Fn>
-void for_stream_range(const ServerPart& part, std::int64_t from, std::int64_t to, Fn fn) {
-  std::int64_t pos = 0;
-  for (const Piece& p : part.pieces) {
-    const std::int64_t a = std::max(from, pos);
-    const std::int64_t b = std::min(to, pos + p.length);
-    if (a < b) fn(p, a - pos, b - a);
-    pos += p.length;
-    if (pos >= to) break;
+/// Walks a part's stream in consecutive ranges: for_range(to, fn) calls fn(piece, offset_in_piece, length)
+/// for the stream bytes from where the previous call stopped up to `to`, resuming at the piece it reached
+/// (a long request's chunks would otherwise rescan its pieces from the first, quadratic in its stripes).
+class StreamCursor {
+ public:
+  explicit StreamCursor(const ServerPart& part) : part_(part) {}
+  template <class Fn>
+  void for_range(std::int64_t to, Fn fn) {
+    while (from_ < to && next_ < part_.pieces.size()) {
+      const Piece& p = part_.pieces[next_];
+      const std::int64_t b = std::min(to, start_ + p.length);
+      if (b > from_) fn(p, from_ - start_, b - from_);
+      from_ = b;
+      if (b == start_ + p.length) {
+        start_ += p.length;
+        ++next_;
+      }
+    }
   }
-}
+
+ private:
+  const ServerPart& part_;
+  std::size_t next_ = 0;    ///< the piece holding stream byte from_
+  std::int64_t start_ = 0;  ///< its first stream byte
+  std::int64_t from_ = 0;   ///< where the next range starts
+};
 
 sg4::Mailbox* server_mailbox(const sg4::Host* h) {
   return sg4::Mailbox::by_name("pvfs:" + h->get_name());
@@ -88,13 +103,11 @@ void PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Sema
   const int client_rank = req->rank;
   const auto k = static_cast<std::size_t>(req->part.server);
   sg4::Disk* disk = sg4::this_actor::get_host()->get_disks().front();
+  filesystem::DiskOps disk_ops(sg4::this_actor::get_host());  // a long request's chunks: disk_ops_sim.hpp
   auto disk_op = [&](const char* op, std::int64_t bytes) {
     disk_slots->acquire();
     const double t0 = now();
-    if (writing)
-      disk->write(static_cast<sg_size_t>(bytes));
-    else
-      disk->read(static_cast<sg_size_t>(bytes));
+    disk_ops.run(disk, writing, bytes);
     record_disk(disk_actor_[k], disk_res_[k], op, t0, now(), bytes);
     disk_slots->release();
   };
@@ -103,6 +116,7 @@ void PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Sema
   const std::int64_t total = req->part.bytes;
   const std::int64_t fb = cfg.flow_buffer;
   const std::int64_t n = chunks_of(total, fb);
+  StreamCursor stream(req->part);
   if (req->write) {
     IoRequest* token = nullptr;
     sg4::CommPtr next = n > 0 ? req->data->get_async<IoRequest>(&token) : nullptr;
@@ -111,7 +125,7 @@ void PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Sema
       if (i + 1 < n) next = req->data->get_async<IoRequest>(&token);  // receive the next chunk meanwhile
       const std::int64_t a = i * fb;
       const std::int64_t b = std::min(total, a + fb);
-      for_stream_range(req->part, a, b, [&](const Piece& p, std::int64_t off, std::int64_t len) {
+      stream.for_range(b, [&](const Piece& p, std::int64_t off, std::int64_t len) {
         file().write(p.file_offset + off,
                      std::span(req->wdata + p.data_offset + off, static_cast<std::size_t>(len)));
       });
@@ -124,7 +138,7 @@ void PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Sema
       const std::int64_t a = i * fb;
       const std::int64_t b = std::min(total, a + fb);
       disk_op("read", b - a);
-      for_stream_range(req->part, a, b, [&](const Piece& p, std::int64_t off, std::int64_t len) {
+      stream.for_range(b, [&](const Piece& p, std::int64_t off, std::int64_t len) {
         file().read(p.file_offset + off,
                     std::span(req->rdata + p.data_offset + off, static_cast<std::size_t>(len)));
       });
