@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 namespace ciosim::config {
 namespace {
@@ -33,9 +35,44 @@ const ResourceUse* busiest_kind(const PhaseTime& p) {
   return best;
 }
 
+/// Names in natural order ("iod2" before "iod10"), so that resources are summed and ties broken in an
+/// order that does not depend on which of two simultaneous events the simulation recorded first.
+bool natural_less(const std::string& a, const std::string& b) {
+  std::size_t i = 0;
+  std::size_t j = 0;
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      std::size_t ie = i;
+      std::size_t je = j;
+      while (ie < a.size() && a[ie] == '0') ++ie;  // leading zeros do not count
+      while (je < b.size() && b[je] == '0') ++je;
+      std::size_t ie_end = ie;
+      std::size_t je_end = je;
+      while (ie_end < a.size() && digit(a[ie_end])) ++ie_end;
+      while (je_end < b.size() && digit(b[je_end])) ++je_end;
+      if (ie_end - ie != je_end - je) return ie_end - ie < je_end - je;
+      if (const int c = a.compare(ie, ie_end - ie, b, je, je_end - je); c != 0) return c < 0;
+      i = ie_end;
+      j = je_end;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  if (a.size() - i != b.size() - j) return a.size() - i < b.size() - j;
+  return a < b;
+}
+
 }  // namespace
 
 void describe_use(const activity::Log& log, RunResult& res) {
+  std::vector<const activity::Resource*> resources;
+  for (const activity::Resource& r : log.resources()) resources.push_back(&r);
+  std::sort(resources.begin(), resources.end(), [](const activity::Resource* a, const activity::Resource* b) {
+    return natural_less(a->name, b->name);
+  });
   for (PhaseTime& p : res.phases) {
     p.resources.clear();
     const double t0 = p.start_s;
@@ -47,16 +84,16 @@ void describe_use(const activity::Log& log, RunResult& res) {
       u.kind = activity::resource_kind_name(static_cast<ResourceKind>(k));
       double sum = 0;
       double bytes = 0;
-      for (const activity::Resource& r : log.resources()) {
-        if (static_cast<int>(r.kind) != k) continue;
-        const double busy = r.busy.busy_within(t0, t1) / window;
+      for (const activity::Resource* r : resources) {
+        if (static_cast<int>(r->kind) != k) continue;
+        const double busy = r->busy.busy_within(t0, t1) / window;
         if (busy <= 0) continue;
         ++u.count;
         sum += busy;
-        bytes += r.busy.bytes_within(t0, t1);
+        bytes += r->busy.bytes_within(t0, t1);
         if (busy > u.busy_max) {
           u.busy_max = busy;
-          u.busiest = r.name;
+          u.busiest = r->name;
         }
       }
       if (u.count == 0) continue;

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli_workspace.hpp"
+#include "config/time_use.hpp"
 #include "models/activity/activity_log.hpp"
 
 namespace fs = std::filesystem;
@@ -228,4 +229,41 @@ TEST_CASE("busy time merges overlapping operations and prorates bytes over a win
   CHECK(b.busy_within(2, 5.5) == Approx(1 + 0.5 + 0.5));
   CHECK(b.bytes_within(0, 1.5) == Approx(400 * 0.5));
   CHECK(b.bytes_within(4, 6) == Approx(150));
+}
+
+TEST_CASE("resource use does not depend on the order resources were first recorded in") {
+  // Two logs with the same busy times, their disks first recorded in opposite orders: equal busy
+  // fractions, and the tie for the busiest broken by the name in natural order (iod2 before iod10).
+  auto use = [](const std::vector<std::string>& order) {
+    ciosim::activity::Log log;
+    for (const std::string& name : order) {
+      const int id = log.resource(ciosim::activity::ResourceKind::Disk, name, name);
+      const double share = name == "iod3 disk" ? 0.1 : 0.3;  // iod3 is busy less
+      log.busy(id, 0, share, 100);
+    }
+    log.finish();
+    ciosim::RunResult res;
+    ciosim::PhaseTime p;
+    p.name = "write";
+    p.time_s = 1;
+    p.end_s = 1;
+    p.rank_time_s = {1};
+    p.rank_cpu_s = {0};
+    p.rank_network_s = {0};
+    p.rank_filesystem_s = {1};
+    res.phases.push_back(p);
+    ciosim::config::describe_use(log, res);
+    REQUIRE(res.phases[0].resources.size() == 1);
+    return res.phases[0].resources[0];
+  };
+  const auto a = use({"iod10 disk", "iod3 disk", "iod2 disk", "iod0001 disk"});
+  const auto b = use({"iod2 disk", "iod0001 disk", "iod3 disk", "iod10 disk"});
+  CHECK(a.count == 4);
+  CHECK(a.busiest == "iod0001 disk");
+  CHECK(b.busiest == a.busiest);
+  CHECK(a.busy_max == b.busy_max);
+  CHECK(a.busy_mean == b.busy_mean);  // the same sum, in the same order: equal to the last bit
+  CHECK(a.busy_mean == Approx((0.3 * 3 + 0.1) / 4));
+  const auto c = use({"iod10 disk", "iod2 disk"});
+  CHECK(c.busiest == "iod2 disk");
 }
