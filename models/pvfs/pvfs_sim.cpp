@@ -157,32 +157,87 @@ void PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Sema
   log().span(iod_actor_[k], writing ? "write" : "read", arrived, now(), total, client_rank);
 }
 
-/// One client-to-server flow: request, then the data chunks (write) or their reception (read).
-void PvfsSim::client_flow(IoRequest* req, sg4::Host* server) {
+/// A request's flows to its servers, driven together by the calling rank's actor (no actor per flow):
+/// each flow sends its request, then its data chunks with kChunksInFlight in flight and waits for the
+/// acknowledgement (write), or receives its chunks one after the other (read). Every step starts the
+/// moment the one before it ends, as when each flow had an actor of its own.
+void PvfsSim::run_flows(std::span<const std::unique_ptr<IoRequest>> reqs) {
   const PvfsConfig& cfg = cfg_;
-  const auto header = static_cast<std::uint64_t>(
-      cfg.request_header + cfg.region_descriptor * static_cast<std::int64_t>(req->part.pieces.size()));
-  server_mailbox(server)->put(req, header);
-  const std::int64_t total = req->part.bytes;
-  const std::int64_t n = chunks_of(total, cfg.flow_buffer);
-  if (req->write) {
-    std::deque<std::pair<sg4::CommPtr, std::int64_t>> inflight;  // chunk sent, its bytes
-    for (std::int64_t i = 0; i < n; ++i) {
-      const std::int64_t len = std::min(cfg.flow_buffer, total - i * cfg.flow_buffer);
-      if (inflight.size() == kChunksInFlight) {
-        inflight.front().first->wait();
-        record_transfer(req->client, server, inflight.front().first, inflight.front().second);
-        inflight.pop_front();
+  enum class Stage { Request, Data, Ack, Done };
+  struct Flow {
+    IoRequest* req = nullptr;
+    sg4::Host* server = nullptr;
+    Stage stage = Stage::Request;
+    std::int64_t chunks = 0;  ///< chunks of the request
+    std::int64_t next = 0;    ///< next chunk to send (write) or receive (read)
+    std::deque<std::pair<sg4::CommPtr, std::int64_t>> inflight;  ///< write: chunks sent, their bytes
+    sg4::CommPtr current;  ///< what the flow waits for now (the oldest chunk in flight when writing)
+    IoRequest* token = nullptr;
+  };
+  std::vector<Flow> flows(reqs.size());
+  for (std::size_t i = 0; i < reqs.size(); ++i) {
+    Flow& f = flows[i];
+    f.req = reqs[i].get();
+    f.server = iods_[static_cast<std::size_t>(f.req->part.server)];
+    f.chunks = chunks_of(f.req->part.bytes, cfg.flow_buffer);
+    const auto header = static_cast<std::uint64_t>(
+        cfg.request_header + cfg.region_descriptor * static_cast<std::int64_t>(f.req->part.pieces.size()));
+    f.current = server_mailbox(f.server)->put_async(f.req, header);
+  }
+  auto send_chunk = [&](Flow& f) {
+    const std::int64_t len = std::min(cfg.flow_buffer, f.req->part.bytes - f.next * cfg.flow_buffer);
+    f.inflight.emplace_back(f.req->data->put_async(f.req, static_cast<std::uint64_t>(len)), len);
+    ++f.next;
+  };
+  // After its request or a chunk: the flow's next step.
+  auto advance = [&](Flow& f) {
+    if (f.req->write) {
+      while (f.next < f.chunks && f.inflight.size() < kChunksInFlight) send_chunk(f);
+      if (!f.inflight.empty()) {
+        f.stage = Stage::Data;
+        f.current = f.inflight.front().first;
+      } else {
+        f.stage = Stage::Ack;
+        f.current = f.req->ack->get_async<IoRequest>(&f.token);
       }
-      inflight.emplace_back(req->data->put_async(req, static_cast<std::uint64_t>(len)), len);
+    } else if (f.next < f.chunks) {
+      f.stage = Stage::Data;
+      f.current = f.req->data->get_async<IoRequest>(&f.token);
+      ++f.next;
+    } else {
+      f.stage = Stage::Done;
     }
-    for (auto& [c, bytes] : inflight) {
-      c->wait();
-      record_transfer(req->client, server, c, bytes);
+  };
+  std::vector<sg4::CommPtr> waiting;
+  std::vector<std::size_t> owner;
+  for (;;) {
+    waiting.clear();
+    owner.clear();
+    for (std::size_t i = 0; i < flows.size(); ++i) {
+      if (flows[i].stage == Stage::Done) continue;
+      waiting.push_back(flows[i].current);
+      owner.push_back(i);
     }
-    req->ack->get<IoRequest>();
-  } else {
-    for (std::int64_t i = 0; i < n; ++i) req->data->get<IoRequest>();
+    if (waiting.empty()) return;
+    const auto ready = sg4::Comm::wait_any(waiting);
+    Flow& f = flows[owner[static_cast<std::size_t>(ready)]];
+    switch (f.stage) {
+      case Stage::Request:
+        advance(f);
+        break;
+      case Stage::Data:
+        if (f.req->write) {
+          record_transfer(f.req->client, f.server, f.inflight.front().first, f.inflight.front().second);
+          f.inflight.pop_front();
+        }
+        advance(f);
+        break;
+      case Stage::Ack:
+        f.stage = Stage::Done;
+        break;
+      case Stage::Done:
+        break;
+    }
   }
 }
 
@@ -210,21 +265,7 @@ void PvfsSim::io(int rank, std::span<const Extent> regions, const std::byte* wda
     req->part = std::move(part);
     reqs.push_back(std::move(req));
   }
-  // The flows to the servers run in parallel, one actor each; a request that touches one server (the
-  // common case for small list requests) runs its flow in the calling actor, which is the same model
-  // without creating an actor.
-  if (reqs.size() == 1) {
-    client_flow(reqs.front().get(), iods_[static_cast<std::size_t>(reqs.front()->part.server)]);
-    return;
-  }
-  std::vector<sg4::ActorPtr> flows;
-  for (auto& req : reqs) {
-    IoRequest* r = req.get();
-    sg4::Host* server = iods_[static_cast<std::size_t>(r->part.server)];
-    flows.push_back(sg4::Actor::create("flow" + std::to_string(rank), sg4::this_actor::get_host(),
-                                       [this, r, server] { client_flow(r, server); }));
-  }
-  for (auto& f : flows) f->join();
+  run_flows(reqs);
 }
 
 void PvfsSim::metadata_round_trip(int rank, const char* what) {
@@ -254,18 +295,32 @@ void PvfsSim::build(const filesystem::PlatformHooks& platform) {
 }
 
 void PvfsSim::start() {
-  sg4::Actor::create("mds", mds_, [this] {
+  // The metadata server: one actor receives the requests, one at a time as they arrive, and queues them;
+  // one worker serves the queue in arrival order, as the server's single CPU does (a request's span
+  // runs from its arrival, queueing included), and sends each reply detached, so that it is already
+  // serving the next request while the reply travels. Two actors in all, whatever the number of ranks.
+  auto queue = std::make_shared<std::deque<std::pair<MetaRequest*, double>>>();  // request, arrival
+  auto queued = sg4::Semaphore::create(0);
+  sg4::Actor::create("mds", mds_, [this, queue, queued] {
     sg4::Actor::self()->daemonize();
-    auto cpu = sg4::Mutex::create();
     auto* mb = server_mailbox(mds_);
     for (;;) {
       auto* req = mb->get<MetaRequest>();
-      sg4::Actor::create("mds-handler", mds_, [this, req, cpu] {
-        const double arrived = now();
-        charge_cpu(cpu, mds_cpu_, cfg_.metadata_overhead_s);
-        log().span(mds_actor_, req->what, arrived, now(), 0, req->rank);
-        req->reply->put(req, static_cast<std::uint64_t>(cfg_.request_header));
-      })->daemonize();
+      queue->emplace_back(req, now());
+      queued->release();
+    }
+  });
+  sg4::Actor::create("mds-cpu", mds_, [this, queue, queued] {
+    sg4::Actor::self()->daemonize();
+    for (;;) {
+      queued->acquire();
+      const auto [req, arrived] = queue->front();
+      queue->pop_front();
+      const double t0 = now();
+      sg4::this_actor::sleep_for(cfg_.metadata_overhead_s);
+      log().busy(mds_cpu_, t0, now());
+      log().span(mds_actor_, req->what, arrived, now(), 0, req->rank);
+      req->reply->put_init(req, static_cast<std::uint64_t>(cfg_.request_header))->detach();
     }
   });
   for (sg4::Host* h : iods_) {

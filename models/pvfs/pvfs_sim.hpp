@@ -2,6 +2,8 @@
 // the model; parameters in pvfs_config.hpp; request splitting in striping.hpp).
 #pragma once
 
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "models/filesystem/file_system_sim.hpp"
@@ -32,7 +34,7 @@ class PvfsSim final : public filesystem::FileSystemSim {
   void io(int rank, std::span<const Extent> regions, const std::byte* wdata, std::byte* rdata);
   void serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& disk_slots);
   void charge_cpu(const sg4::MutexPtr& cpu, int cpu_res, double seconds);
-  void client_flow(IoRequest* req, sg4::Host* server);
+  void run_flows(std::span<const std::unique_ptr<IoRequest>> reqs);
   void metadata_round_trip(int rank, const char* what);
 
   const PvfsConfig& cfg_;
