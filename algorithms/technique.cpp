@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include "algorithms/baselines/block_io.hpp"
 #include "algorithms/baselines/gathered.hpp"
@@ -16,6 +17,17 @@
 #include "algorithms/view_based/view_based.hpp"
 
 namespace ciosim {
+
+std::int64_t Distribution::entries_before(int rank) const {
+  if (rank < 0 || rank > nprocs())
+    throw std::invalid_argument("entries_before: rank must be in [0, Np] (rank=" + std::to_string(rank) +
+                                ", Np=" + std::to_string(nprocs()) + ")");
+  if (entries_before_.size() != per_rank.size() + 1) {
+    entries_before_.assign(1, 0);
+    for (const Datatype& dt : per_rank) entries_before_.push_back(entries_before_.back() + dt.size());
+  }
+  return entries_before_[static_cast<std::size_t>(rank)];
+}
 
 namespace {
 

@@ -28,6 +28,13 @@ struct Distribution {
   /// the LAP aggregator assignment counts in items. Every tuple of per_rank is a whole number of items.
   std::int64_t unit = 1;
   int nprocs() const { return static_cast<int>(per_rank.size()); }
+  /// Entries of ranks 0 .. rank-1 together (rank in [0, Np]). The prefix sums are built on the first call
+  /// and kept, so that Np ranks asking cost O(Np) in all, not O(Np^2); the ranks sharing a Distribution
+  /// never run at the same time (SimGrid runs one actor at once), and per_rank must not change after.
+  std::int64_t entries_before(int rank) const;
+
+ private:
+  mutable std::vector<std::int64_t> entries_before_;
 };
 
 /// What a technique is run on, on one rank.

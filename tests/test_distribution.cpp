@@ -152,3 +152,29 @@ TEST_CASE("count_per_piece: closed form over replicas equals walking them", "[di
     }
   }
 }
+
+TEST_CASE("entries_before sums the entries of the lower ranks, and stays right when asked again") {
+  // Ranks of unequal sizes, each a run of x in rank order, the last taking the rest.
+  std::vector<std::vector<Tuple>> lists(8);
+  std::int64_t next = 0;
+  for (int r = 0; r < 8; ++r) {
+    const std::int64_t n = (r * 7) % 5 * 40 + 10 * r;
+    lists[static_cast<std::size_t>(r)].push_back(Tuple{next, n});
+    next += n;
+  }
+  lists[7].push_back(Tuple{next, 1000 - next});
+  const Distribution d = ciosim::from_lists(1000, lists);
+  std::int64_t sum = 0;
+  for (int r = 0; r <= d.nprocs(); ++r) {
+    CHECK(d.entries_before(r) == sum);
+    if (r < d.nprocs()) sum += d.per_rank[static_cast<std::size_t>(r)].size();
+  }
+  CHECK(d.entries_before(d.nprocs()) == 1000);
+  CHECK(d.entries_before(3) == d.entries_before(3));
+  Distribution copy = d;
+  copy.per_rank.pop_back();  // a different rank count rebuilds the sums
+  CHECK(copy.entries_before(copy.nprocs()) == 1000 - d.per_rank.back().size());
+  CHECK(d.entries_before(1) != d.entries_before(2) - d.entries_before(1));  // the sizes differ
+  CHECK_THROWS_WITH(d.entries_before(9), "entries_before: rank must be in [0, Np] (rank=9, Np=8)");
+  CHECK_THROWS(d.entries_before(-1));
+}

@@ -14,9 +14,7 @@ std::int64_t rank_offset(const Distribution& d, int rank) {
   if (rank < 0 || rank >= d.nprocs())
     throw std::invalid_argument("block: rank must be in [0, Np) (rank=" + std::to_string(rank) +
                                 ", Np=" + std::to_string(d.nprocs()) + ")");
-  std::int64_t off = 0;
-  for (int r = 0; r < rank; ++r) off += d.per_rank[static_cast<std::size_t>(r)].size();
-  return off;
+  return d.entries_before(rank);
 }
 
 std::string check(const Distribution& d) {
