@@ -15,9 +15,12 @@
 //    contiguous write of Nx/Np entries at bitrev(r) Nx/Np), close. Eager messages go to mailboxes with a
 //    permanent receiver, rendezvous ones are put_async + wait, as SimProcess does;
 //  - the PVFS model (models/pvfs/pvfs_sim.cpp): the same splitting by stripe (pvfs::split_by_stripe), a
-//    metadata server and I/O servers that start a handler actor per request, a server CPU as a mutex,
-//    flows of flow_buffer chunks with two in flight, at most max_outstanding disk I/Os per server, an
-//    acknowledgement after the last chunk is on disk.
+//    metadata server as a receiving actor and one CPU worker replying detached, I/O servers that start a
+//    handler actor per request, a server CPU as a mutex, a request's flows of flow_buffer chunks with two
+//    in flight driven together by the rank with wait_any, at most max_outstanding disk I/Os per server,
+//    an acknowledgement after the last chunk is on disk. (The model hands a request's disk operations
+//    past the 16th to helper actors, models/filesystem/disk_ops_sim.hpp; the skeleton's requests have a
+//    few chunks each, so it issues them itself, as the model does below that count.)
 // What it leaves out: the inspector (its messages and its CPU time: the ranks wait at a zero-cost
 // barrier instead, so the executor's phases start together as they do after ciosim's inspector), every
 // byte of payload, the file store and its verification, call counters, traces, the activity log.
@@ -173,21 +176,54 @@ void serve_write(IoReq* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& 
   req->ack->put(req, static_cast<std::uint64_t>(cfg.request_header));
 }
 
-void client_flow(IoReq* req, sg4::Host* server) {
+/// A request's flows, driven together (PvfsSim::run_flows): the request, then its chunks with two in
+/// flight, then the acknowledgement.
+void run_flows(std::vector<IoReq>& reqs, const std::vector<sg4::Host*>& to) {
   const PvfsConfig& cfg = g->pt.ps.pvfs;
-  server_mailbox(server)->put(
-      req, static_cast<std::uint64_t>(cfg.request_header + cfg.region_descriptor * req->pieces));
-  std::deque<sg4::CommPtr> inflight;
-  for (std::int64_t off = 0; off < req->bytes; off += cfg.flow_buffer) {
-    if (inflight.size() == kChunksInFlight) {
-      inflight.front()->wait();
-      inflight.pop_front();
+  struct Flow {
+    std::int64_t sent = 0;  ///< bytes of chunks posted
+    int stage = 0;          ///< 0 request, 1 data, 2 ack, 3 done
+    std::deque<sg4::CommPtr> inflight;
+    sg4::CommPtr current;
+    IoReq* token = nullptr;
+  };
+  std::vector<Flow> flows(reqs.size());
+  for (std::size_t i = 0; i < reqs.size(); ++i)
+    flows[i].current = server_mailbox(to[i])->put_async(
+        &reqs[i], static_cast<std::uint64_t>(cfg.request_header + cfg.region_descriptor * reqs[i].pieces));
+  auto advance = [&](Flow& f, IoReq& r) {
+    while (f.sent < r.bytes && f.inflight.size() < kChunksInFlight) {
+      const std::int64_t len = std::min(cfg.flow_buffer, r.bytes - f.sent);
+      f.inflight.push_back(r.data->put_async(&r, static_cast<std::uint64_t>(len)));
+      f.sent += len;
     }
-    inflight.push_back(
-        req->data->put_async(req, static_cast<std::uint64_t>(std::min(cfg.flow_buffer, req->bytes - off))));
+    if (!f.inflight.empty()) {
+      f.stage = 1;
+      f.current = f.inflight.front();
+    } else {
+      f.stage = 2;
+      f.current = r.ack->get_async<IoReq>(&f.token);
+    }
+  };
+  std::vector<sg4::CommPtr> waiting;
+  std::vector<std::size_t> owner;
+  for (;;) {
+    waiting.clear();
+    owner.clear();
+    for (std::size_t i = 0; i < flows.size(); ++i)
+      if (flows[i].stage != 3) {
+        waiting.push_back(flows[i].current);
+        owner.push_back(i);
+      }
+    if (waiting.empty()) return;
+    const std::size_t i = owner[static_cast<std::size_t>(sg4::Comm::wait_any(waiting))];
+    Flow& f = flows[i];
+    if (f.stage == 1) f.inflight.pop_front();
+    if (f.stage == 2)
+      f.stage = 3;
+    else
+      advance(f, reqs[i]);
   }
-  for (auto& c : inflight) c->wait();
-  req->ack->get<IoReq>();
 }
 
 void write_contiguous(int rank, std::int64_t offset, std::int64_t bytes) {
@@ -205,12 +241,7 @@ void write_contiguous(int rank, std::int64_t offset, std::int64_t bytes) {
                     sg4::Mailbox::by_name("pvfs-data:" + id), sg4::Mailbox::by_name("pvfs-ack:" + id)};
     to.push_back(g->iods[static_cast<std::size_t>(parts[i].server)]);
   }
-  if (reqs.size() == 1) return client_flow(&reqs[0], to[0]);
-  std::vector<sg4::ActorPtr> flows;
-  for (std::size_t i = 0; i < reqs.size(); ++i)
-    flows.push_back(sg4::Actor::create("flow" + std::to_string(rank), sg4::this_actor::get_host(),
-                                       [r = &reqs[i], s = to[i]] { client_flow(r, s); }));
-  for (auto& f : flows) f->join();
+  run_flows(reqs, to);
 }
 
 void metadata_round_trip(int rank) {
@@ -221,16 +252,24 @@ void metadata_round_trip(int rank) {
 }
 
 void start_servers() {
-  sg4::Actor::create("mds", g->mds, [] {
+  auto queue = std::make_shared<std::deque<MetaReq*>>();
+  auto queued = sg4::Semaphore::create(0);
+  sg4::Actor::create("mds", g->mds, [queue, queued] {
     sg4::Actor::self()->daemonize();
-    auto cpu = sg4::Mutex::create();
     auto* mb = server_mailbox(g->mds);
     for (;;) {
-      auto* req = mb->get<MetaReq>();
-      sg4::Actor::create("mds-handler", g->mds, [req, cpu] {
-        charge_cpu(cpu, g->pt.ps.pvfs.metadata_overhead_s);
-        req->reply->put(req, static_cast<std::uint64_t>(g->pt.ps.pvfs.request_header));
-      })->daemonize();
+      queue->push_back(mb->get<MetaReq>());
+      queued->release();
+    }
+  });
+  sg4::Actor::create("mds-cpu", g->mds, [queue, queued] {
+    sg4::Actor::self()->daemonize();
+    for (;;) {
+      queued->acquire();
+      MetaReq* req = queue->front();
+      queue->pop_front();
+      sg4::this_actor::sleep_for(g->pt.ps.pvfs.metadata_overhead_s);
+      req->reply->put_init(req, static_cast<std::uint64_t>(g->pt.ps.pvfs.request_header))->detach();
     }
   });
   for (sg4::Host* h : g->iods)
