@@ -61,3 +61,30 @@ TEST_CASE("disk operations through DiskOps start and end when direct ones would"
   // The two actors did share the disk: the run took longer than one actor's bytes alone.
   CHECK(direct_a.back().second > 0.5);
 }
+
+TEST_CASE("a daemon killed while DiskOps serves it lets the simulation end", "[model][disk]") {
+  // The end of a simulation kills daemons wherever they are; one blocked in DiskOps::run must unwind
+  // without a simcall (with thread contexts one hung there). Thread contexts on purpose.
+  int argc = 2;
+  char name[] = "test";
+  char cfg[] = "--cfg=contexts/factory:thread";
+  char* argv[] = {name, cfg, nullptr};
+  sg4::Engine engine(&argc, argv);
+  auto* zone = sg4::create_full_zone("zone");
+  sg4::Host* host = zone->create_host("host", 1e9);
+  sg4::Disk* disk = host->create_disk("disk", 1e8, 1e8)->seal();
+  zone->seal();
+  int done = 0;
+  sg4::Actor::create("daemon", host, [&] {
+    sg4::Actor::self()->daemonize();
+    DiskOps ops(host, 0);
+    for (int i = 0; i < 100; ++i) {
+      ops.run(disk, true, 1000000);  // 10 ms each
+      ++done;
+    }
+  });
+  sg4::Actor::create("main", host, [] { sg4::this_actor::sleep_for(0.055); });
+  engine.run();
+  CHECK(sg4::Engine::get_clock() == Approx(0.055));
+  CHECK(done == 5);
+}

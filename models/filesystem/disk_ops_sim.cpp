@@ -1,6 +1,8 @@
 // See disk_ops_sim.hpp for why disk operations are handed to helper actors.
 #include "models/filesystem/disk_ops_sim.hpp"
 
+#include <exception>
+
 namespace ciosim::filesystem {
 
 namespace {
@@ -30,8 +32,11 @@ DiskOps::~DiskOps() {
 }
 
 void DiskOps::stop_helper() {
-  // Not from maestro (a DiskOps outliving the simulation): its helper, a daemon, ends with the simulation.
-  if (channel_ && helper_ops_ < kPerHelper && !sg4::this_actor::is_maestro()) {
+  // Not from maestro (a DiskOps outliving the simulation), nor while an exception unwinds the caller (an
+  // actor being killed at the end of the simulation: a simcall then hangs with thread contexts): the
+  // helper, a daemon, ends with the simulation.
+  if (channel_ && helper_ops_ < kPerHelper && std::uncaught_exceptions() == 0 &&
+      !sg4::this_actor::is_maestro()) {
     channel_->stop = true;  // the helper is waiting for another operation: let it end
     channel_->go->release();
   }
