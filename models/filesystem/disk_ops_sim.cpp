@@ -54,8 +54,8 @@ void DiskOps::run(sg4::Disk* disk, bool write, std::int64_t bytes) {
     stop_helper();
     channel_ = std::make_shared<Channel>();
     sg4::Actor::create("disk-ops", host_, [ch = channel_] {
-      sg4::Actor::self()
-          ->daemonize();  // its caller waits for each operation; it never holds a simulation open
+      // Its caller waits for each operation: a helper never needs to hold the simulation open.
+      sg4::Actor::self()->daemonize();
       for (int k = 0; k < kPerHelper; ++k) {
         ch->go->acquire();
         if (ch->stop) return;

@@ -4,7 +4,7 @@
 //  - a metadata server answers each rank's open and close with one request/reply, charging
 //    metadata_overhead_s of its single CPU (so P ranks' opens queue there);
 //  - a client splits each (list) request by strip and sends one request per I/O server touched, all
-//    servers in parallel (one flow actor per server);
+//    servers in parallel (the flows driven together by the rank's actor, run_flows);
 //  - data then streams in flow_buffer-sized chunks with two chunks in flight (double buffering), so the
 //    network and the disk are pipelined, not store-and-forward;
 //  - a server decodes each request on its single CPU (requests queue there), charging a per-request and
