@@ -66,7 +66,7 @@ struct WorkloadSpec {
 enum class Access { Write, Read };
 
 /// run.payload: whether buffers carry bytes or only their sources (algorithms/common/payload.hpp). Auto
-/// chooses by size (sim::payload_elided).
+/// chooses by size (config::auto_chooses_elided).
 enum class PayloadChoice { Auto, Bytes, Elided };
 
 struct RunSpec {

@@ -19,7 +19,7 @@ class PvfsSim final : public filesystem::FileSystemSim {
 
   /// One metadata server host ("mds"), then io_servers I/O server hosts ("iod0", ...) with a disk each.
   void build(const filesystem::PlatformHooks& platform) override;
-  /// The metadata server and one daemon per I/O server.
+  /// The metadata server (a receiving actor and a CPU worker) and one daemon per I/O server.
   void start() override;
   void open(int rank) override;
   void close(int rank) override;
