@@ -57,6 +57,8 @@ class IndexedDatatype {
   const Datatype& datatype() const { return dt_; }
   /// Entries in the whole datatype.
   std::int64_t size() const { return size_; }
+  /// Entries in one replica.
+  std::int64_t replica_entries() const { return prefix_.empty() ? 0 : prefix_.back(); }
   /// phy2log(datatype(), k); throws std::out_of_range when k is not in [0, size()).
   std::int64_t map(std::int64_t k) const;
   /// Calls fn(address, length) for the runs of consecutive addresses that entries [first, first + n) select,

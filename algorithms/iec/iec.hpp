@@ -102,11 +102,20 @@ class Bundle final : public SharedMessage {
 };
 using BundlePtr = std::shared_ptr<const Bundle>;
 
+/// The entries a rank resolves in one phase, as periodic blocks in slot order (iec_inspector.cpp).
+struct BlockSink;
+
 /// The inspector of one rank as a step machine, so that it can be driven by a Process (one datatype
 /// exchange per phase) or by a single thread stepping all ranks (for `ciosim plan` and tests).
 class Inspector {
  public:
-  Inspector(const Distribution& d, int rank);
+  /// How the inspector holds its list. `periodic` (the default) keeps a list that repeats with a fixed
+  /// logical period as one period's runs and a replica count, as the paper's datatype parametrisation
+  /// (§3.3.2) describes block-cyclic lists (2^ph tuples in phase ph whatever Nx), and unrolls it only when
+  /// an operation leaves that form; `flat` holds every run, always. Plans and tuples_processed() are the
+  /// same in both (tests compare them); only the work the host does differs.
+  enum class Lists { periodic, flat };
+  Inspector(const Distribution& d, int rank, Lists lists = Lists::periodic);
   int phases() const;
   /// The datatype bundle this rank sends to its partner in phase ph (its send datatype plus every datatype
   /// needed to resolve its memory positions: the recursive exchange of §3.3.3).
@@ -120,6 +129,9 @@ class Inspector {
   RankPlan finish();
   /// Offset-length tuples processed so far (charged as CPU work by the Process-driven inspector).
   std::int64_t tuples_processed() const;
+  /// How the list is held now: its replica count (1: every run held) and its runs per replica.
+  std::int64_t list_replicas() const { return reps_; }
+  std::size_t list_runs() const { return list_.size(); }
 
  private:
   /// `length` consecutive elements of the paper's <logical, physical> list: logical + i at physical + i.
@@ -127,7 +139,24 @@ class Inspector {
     std::int64_t logical = 0;
     std::int64_t physical = 0;
     std::int64_t length = 0;
+    std::int64_t pstride = 0;  ///< periodic lists: the physical step from one replica of the run to the next
   };
+  /// `runs` repeated `reps` times with logical period `period`, as a flat list.
+  static std::vector<Run> unrolled(const std::vector<Run>& runs, std::int64_t reps, std::int64_t period);
+  /// The periodic list's replicas as a flat list (reps_ becomes 1).
+  void unroll();
+  /// A periodic list of one run that fills its period and steps by it becomes one flat run.
+  void compact();
+  /// Splits off the half of the list that Property 4 sends (L3) and returns it, periodic when the list is
+  /// and the half is whole replicas; `reps` receives the returned list's replica count.
+  std::vector<Run> split_half(bool second, std::int64_t& reps);
+  /// Merges the entries received in phase ph (periodic blocks, see iec_inspector.cpp) into a periodic list;
+  /// false, with nothing changed, when they do not share its period and replica count.
+  bool merge_periodic(const BlockSink& blocks, std::int64_t base);
+  /// L9 on a flat list: merges `fresh` (the received runs in slot order) into the sorted list.
+  void merge_flat(std::vector<Run> fresh);
+  /// L10 in closed form for a periodic list that holds the chunk; false when it does not apply.
+  bool pack_periodic(RankPlan& plan) const;
   const Distribution* dist_;
   int rank_;
   int np_;
@@ -137,8 +166,13 @@ class Inspector {
   std::int64_t alloc_offset_;
   std::int64_t buffer_entries_;
   /// The entries the rank owns now, sorted by logical address, as runs (a block of Bx entries stays one run
-  /// until it is split; adjacent runs that continue each other are joined).
+  /// until it is split; adjacent runs that continue each other are joined). When reps_ > 1 the list is
+  /// list_ repeated reps_ times, replica j of a run shifted by j * period_ logically and j * pstride
+  /// physically; list_ then lies within one window of period_ entries, so the replicas stay sorted.
   std::vector<Run> list_;
+  Lists lists_;
+  std::int64_t reps_ = 1;
+  std::int64_t period_ = 0;
   std::vector<Phase> phases_;
   std::shared_ptr<const IndexedDatatype> distr_;  ///< the rank's distribution datatype, for its bundles
   std::vector<BundlePtr> received_;               ///< the partner's bundle of each phase
@@ -149,7 +183,7 @@ class Inspector {
 };
 
 /// Runs the inspector of every rank in one thread (no Process needed).
-std::vector<RankPlan> inspect_all(const Distribution& d);
+std::vector<RankPlan> inspect_all(const Distribution& d, Inspector::Lists lists = Inspector::Lists::periodic);
 
 /// Runs the inspector on a Process: one bundle exchange with the partner per phase (isend/irecv of the
 /// size, then of the bundle), CPU work charged per tuple processed. Marks phase "inspector".

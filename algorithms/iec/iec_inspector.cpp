@@ -12,6 +12,15 @@
 // "recursive datatype invocation" and its footnote 2). The receiver resolves each received slot (L6-L8) and
 // merges the new pairs into its list (L9). After the last phase the list must be the chunk
 // [file_offset, file_offset + Nx/Np) and Compute_Datatype_Intervaled gives the packing datatype (L10).
+//
+// Periodic lists (§3.3.2, "Datatype parametrization": for block-cyclic distributions the tuples of every
+// phase follow from Np, Nx and Bx, 2^ph of them in phase ph). A rank whose distribution datatype is an
+// hvector of ascending tuples within one stride holds its list as one period's runs and a replica count.
+// Property 4 then takes whole replicas, the send datatype is a span per run, what the partner's bundle
+// resolves to over whole replicas of a distribution datatype stays one block (resolve_blocks), the merge
+// sorts one period, and L10 has a closed form: the work per phase follows the streams, not the entries.
+// Whatever leaves that form (an odd replica count, blocks of another period) unrolls the list and goes on
+// as above. The plans and the tuples charged are the same either way (tests/test_iec_lists.cpp).
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -22,6 +31,43 @@
 #include "algorithms/iec/iec.hpp"
 
 namespace ciosim::iec {
+
+/// The entries resolved in one phase, in slot order, as blocks: `count` replicas of a pattern of logical
+/// runs, replica j shifted by j * lstride (a lone run is a block of one replica and one run).
+struct BlockSink {
+  struct Block {
+    std::size_t first = 0;  ///< the pattern: tuples[first, first + n)
+    std::size_t n = 0;
+    std::int64_t count = 1;
+    std::int64_t lstride = 0;
+  };
+  std::vector<Tuple> tuples;
+  std::vector<Block> blocks;
+  void add(std::int64_t off, std::int64_t len) {
+    blocks.push_back(Block{tuples.size(), 1, 1, 0});
+    tuples.push_back(Tuple{off, len});
+  }
+  /// `count` replicas of the non-empty tuples of `pattern` shifted by `shift`; returns those tuples' number.
+  std::int64_t add_replicas(const std::vector<Tuple>& pattern, std::int64_t shift, std::int64_t count,
+                            std::int64_t lstride) {
+    Block b{tuples.size(), 0, count, lstride};
+    for (const Tuple& t : pattern)
+      if (t.length > 0) {
+        tuples.push_back(Tuple{t.offset + shift, t.length});
+        ++b.n;
+      }
+    if (b.n > 0) blocks.push_back(b);
+    return static_cast<std::int64_t>(b.n);
+  }
+  /// Calls fn(logical, length) for every run, replica by replica, in slot order.
+  template <class Fn>
+  void for_each_run(Fn&& fn) const {
+    for (const Block& b : blocks)
+      for (std::int64_t j = 0; j < b.count; ++j)
+        for (std::size_t i = b.first; i < b.first + b.n; ++i)
+          fn(tuples[i].offset + j * b.lstride, tuples[i].length);
+  }
+};
 
 namespace {
 
@@ -157,6 +203,57 @@ std::int64_t resolve(const Bundle& node, std::int64_t a, std::int64_t n, RunSink
   return work;
 }
 
+/// distr's entries [k, k + m) into `out`: the replicas the range covers whole as one block, the rest as
+/// runs. Returns the tuple pieces visited, as IndexedDatatype::for_runs would visit them one by one.
+std::int64_t distr_blocks(const IndexedDatatype& dt, std::int64_t k, std::int64_t m, BlockSink& out) {
+  std::int64_t work = 0;
+  auto single = [&](std::int64_t off, std::int64_t len) {
+    ++work;
+    out.add(off, len);
+  };
+  const std::int64_t rs = dt.replica_entries();
+  if (k >= 0 && m <= dt.size() - k && rs > 0 && m >= rs) {  // (a range outside: for_runs throws below)
+    const std::int64_t lead = (rs - k % rs) % rs;           // entries before the next whole replica
+    dt.for_runs(k, lead, single);
+    k += lead;
+    m -= lead;
+    if (const std::int64_t whole = m / rs; whole > 0) {
+      const Datatype& d = dt.datatype();
+      const std::int64_t pieces = out.add_replicas(d.tuples, (k / rs) * d.stride, whole, d.stride);
+      work += whole * pieces;
+      k += whole * rs;
+      m -= whole * rs;
+    }
+  }
+  dt.for_runs(k, m, single);
+  return work;
+}
+
+/// resolve() into periodic blocks: where a node's initial region is resolved over whole replicas of its
+/// distribution datatype, one block stands for them instead of a run per replica and tuple (the paper's
+/// §3.3.2: the tuples of a block-cyclic distribution follow from its parameters). Returns the same count
+/// of tuples visited as resolve(), the whole replicas' in closed form.
+std::int64_t resolve_blocks(const Bundle& node, std::int64_t a, std::int64_t n, BlockSink& out) {
+  std::int64_t work = 0;
+  while (n > 0) {
+    std::int64_t m = 0;
+    if (a >= node.alloc() && a < node.alloc() + node.region()) {
+      if (node.distr() == nullptr) malformed("initial region referenced but not described");
+      m = std::min(n, node.alloc() + node.region() - a);
+      work += distr_blocks(*node.distr(), a - node.alloc(), m, out);
+    } else {
+      const Bundle::Child* c = &child_at(node, a);
+      m = std::min(n, c->recv_offset + c->node->send().size() - a);
+      c->node->send().for_runs(a - c->recv_offset, m, [&](std::int64_t off, std::int64_t len) {
+        work += 1 + resolve_blocks(*c->node, off, len, out);
+      });
+    }
+    a += m;
+    n -= m;
+  }
+  return work;
+}
+
 /// A scratch vector kept for the thread's life, so that the large per-phase temporaries reuse memory the
 /// process already has instead of faulting fresh pages in at every phase (the kernel's page clearing was
 /// the inspector's largest cost on large lists). Safe to share between the ranks of a simulation: an
@@ -234,13 +331,15 @@ std::vector<Tuple> bit_runs(const std::vector<std::uint64_t>& bits) {
   }
 }
 
-/// Joins adjacent runs of `v` that continue each other in both addresses.
+/// Joins adjacent runs of `v` that continue each other in both addresses (and, in a periodic list, step
+/// alike from one replica to the next).
 template <class Run>
-void join_runs(std::vector<Run>& v) {
+void join_runs(std::vector<Run>& v, bool periodic) {
   std::size_t out = 0;
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (out > 0 && v[out - 1].logical + v[out - 1].length == v[i].logical &&
-        v[out - 1].physical + v[out - 1].length == v[i].physical)
+        v[out - 1].physical + v[out - 1].length == v[i].physical &&
+        (!periodic || v[out - 1].pstride == v[i].pstride))
       v[out - 1].length += v[i].length;
     else
       v[out++] = v[i];
@@ -305,7 +404,7 @@ SharedMessagePtr Bundle::decode(std::span<const std::byte> bytes) {
   return parse(w);
 }
 
-Inspector::Inspector(const Distribution& d, int rank)
+Inspector::Inspector(const Distribution& d, int rank, Lists lists)
     : dist_(&d),
       rank_(rank),
       np_(d.nprocs()),
@@ -313,7 +412,8 @@ Inspector::Inspector(const Distribution& d, int rank)
       nx_(d.nx),
       half_(0),
       alloc_offset_(0),
-      buffer_entries_(0) {
+      buffer_entries_(0),
+      lists_(lists) {
   const std::string vals = " (Nx=" + std::to_string(nx_) + ", Np=" + std::to_string(np_) + ")";
   if (np_ <= 0 || !std::has_single_bit(static_cast<unsigned>(np_)))
     throw std::invalid_argument("IEC needs a power-of-two number of ranks (Np=" + std::to_string(np_) +
@@ -334,23 +434,45 @@ Inspector::Inspector(const Distribution& d, int rank)
                                 " entries (rank " + std::to_string(rank) + " holds " +
                                 std::to_string(distr.size()) + ")" + vals);
   // Memory mapping list (L1-L2): the k-th local entry sits at alloc_offset + k.
-  list_.reserve(static_cast<std::size_t>(distr.count) * distr.tuples.size());
-  std::int64_t k = alloc_offset_;
-  bool sorted = true;
-  for (std::int64_t j = 0; j < distr.count; ++j)
+  tuples_ += distr.count * static_cast<std::int64_t>(distr.tuples.size());
+  if (lists_ == Lists::periodic && distr.count > 1 && distr.stride > 0) {
+    // One replica's runs: when they ascend within one stride, the list is them repeated with that period.
+    const std::int64_t rs = distr.replica_size();
+    std::int64_t k = alloc_offset_;
+    bool fits = true;
     for (const Tuple& t : distr.tuples) {
       if (t.length <= 0) continue;
-      const Run r{t.offset + j * distr.stride, k, t.length};
-      if (!list_.empty() && list_.back().logical + list_.back().length - 1 > r.logical) sorted = false;
-      list_.push_back(r);
+      if (!list_.empty() && list_.back().logical + list_.back().length > t.offset) fits = false;
+      list_.push_back(Run{t.offset, k, t.length, rs});
       k += t.length;
     }
-  tuples_ += distr.count * static_cast<std::int64_t>(distr.tuples.size());
-  if (!sorted) {
-    radix_sort(list_, [](const Run& e) { return e.logical; });
-    tuples_ += own;
+    if (fits && !list_.empty() &&
+        list_.back().logical + list_.back().length - list_.front().logical <= distr.stride) {
+      reps_ = distr.count;
+      period_ = distr.stride;
+    } else {
+      list_.clear();
+    }
   }
-  join_runs(list_);
+  if (reps_ == 1) {
+    list_.reserve(static_cast<std::size_t>(distr.count) * distr.tuples.size());
+    std::int64_t k = alloc_offset_;
+    bool sorted = true;
+    for (std::int64_t j = 0; j < distr.count; ++j)
+      for (const Tuple& t : distr.tuples) {
+        if (t.length <= 0) continue;
+        const Run r{t.offset + j * distr.stride, k, t.length};
+        if (!list_.empty() && list_.back().logical + list_.back().length - 1 > r.logical) sorted = false;
+        list_.push_back(r);
+        k += t.length;
+      }
+    if (!sorted) {
+      radix_sort(list_, [](const Run& e) { return e.logical; });
+      tuples_ += own;
+    }
+  }
+  join_runs(list_, reps_ > 1);
+  compact();
   received_.resize(static_cast<std::size_t>(nph_));
   distr_ = std::make_shared<const IndexedDatatype>(distr);
 }
@@ -363,11 +485,27 @@ std::int64_t Inspector::tuples_processed() const {
   return tuples_;
 }
 
-BundlePtr Inspector::outgoing(int ph) {
-  if (ph != next_out_ || ph >= nph_ || next_in_ != ph)
-    throw std::logic_error("iec inspector: outgoing(" + std::to_string(ph) + ") out of order");
-  ++next_out_;
-  const int target = partner(rank_, ph);
+std::vector<Inspector::Run> Inspector::split_half(bool second, std::int64_t& reps) {
+  reps = 1;
+  if (reps_ > 1) {
+    // Whole replicas on each side: both halves keep the pattern, the upper one shifted by half the replicas.
+    std::int64_t per = 0;
+    for (const Run& r : list_) per += r.length;
+    if (reps_ % 2 == 0 && per * (reps_ / 2) == half_) {
+      const std::int64_t h = reps_ / 2;
+      std::vector<Run> upper(list_);
+      for (Run& r : upper) {
+        r.logical += h * period_;
+        r.physical += h * r.pstride;
+      }
+      reps_ = h;
+      reps = h;
+      if (!second) list_.swap(upper);  // keep the upper half, send the lower
+      compact();
+      return upper;
+    }
+    unroll();
+  }
   // Property 4 (L3): towards a higher rank the second half (higher logicals), else the first half: split
   // the list after its first Nx/(2 Np) entries.
   std::size_t cut = 0;
@@ -389,14 +527,58 @@ BundlePtr Inspector::outgoing(int ph) {
       break;
     }
   }
-  const bool second = target > rank_;
   const auto mid = list_.begin() + static_cast<std::ptrdiff_t>(cut);
   std::vector<Run> sent(second ? mid : list_.begin(), second ? list_.end() : mid);
   list_.erase(second ? mid : list_.begin(), second ? list_.end() : mid);
+  return sent;
+}
+
+void Inspector::compact() {
+  // One run that fills its period and steps by it is one contiguous run.
+  if (reps_ > 1 && list_.size() == 1 && list_[0].length == period_ && list_[0].pstride == period_) {
+    list_[0].length *= reps_;
+    reps_ = 1;
+  }
+}
+
+std::vector<Inspector::Run> Inspector::unrolled(const std::vector<Run>& runs, std::int64_t reps,
+                                                std::int64_t period) {
+  std::vector<Run> flat;
+  flat.reserve(runs.size() * static_cast<std::size_t>(reps));
+  for (std::int64_t j = 0; j < reps; ++j)
+    for (const Run& r : runs)
+      flat.push_back(Run{r.logical + j * period, r.physical + j * r.pstride, r.length, 0});
+  join_runs(flat, false);
+  return flat;
+}
+
+void Inspector::unroll() {
+  if (reps_ == 1) return;
+  list_ = unrolled(list_, reps_, period_);
+  reps_ = 1;
+}
+
+BundlePtr Inspector::outgoing(int ph) {
+  if (ph != next_out_ || ph >= nph_ || next_in_ != ph)
+    throw std::logic_error("iec inspector: outgoing(" + std::to_string(ph) + ") out of order");
+  ++next_out_;
+  const int target = partner(rank_, ph);
+  std::int64_t sent_reps = 1;
+  std::vector<Run> sent = split_half(target > rank_, sent_reps);
   // L4: Compute_Datatype of the sent entries' positions in ascending order: the sent runs by position,
-  // joined where they continue each other. Many short runs: through a bitmap of the memory region.
+  // joined where they continue each other. A periodic half whose runs are contiguous from replica to replica
+  // (block-cyclic: one run per stream) is a span per run; many short runs: through a bitmap of the memory.
   Datatype send;
-  if (sent.size() * 4 > static_cast<std::size_t>(buffer_entries_ / 64)) {
+  const bool spans = sent_reps > 1 && std::all_of(sent.begin(), sent.end(),
+                                                  [](const Run& r) { return r.pstride == r.length; });
+  if (sent_reps > 1 && !spans) sent = unrolled(sent, sent_reps, period_);
+  if (spans) {
+    for (Run& r : sent) r.length *= sent_reps;
+    std::sort(sent.begin(), sent.end(), [](const Run& a, const Run& b) { return a.physical < b.physical; });
+    RunSink positions;
+    for (const Run& r : sent) positions.add(r.physical, r.length);
+    send.tuples = std::move(positions.runs);
+  } else if (sent.size() * 4 > static_cast<std::size_t>(buffer_entries_ / 64)) {
     std::vector<std::uint64_t> bits(static_cast<std::size_t>(buffer_entries_ / 64 + 1), 0);
     for (const Run& r : sent) set_bits(bits, r.physical, r.physical + r.length);
     send.tuples = bit_runs(bits);
@@ -448,10 +630,27 @@ void Inspector::incoming(int ph, const BundlePtr& bundle) {
                                 std::to_string(ph) + ", expected Nx/(2*Np)=" + std::to_string(half_));
   tuples_ += root.words() / 2;
   // L6-L8: received slot i holds the partner's memory position Phy2Log(Input_Datatype, i); resolve it.
-  RunSink logical;
-  root.send().for_runs(
-      0, half_, [&](std::int64_t off, std::int64_t len) { tuples_ += 1 + resolve(root, off, len, logical); });
+  // A periodic list resolves into blocks and keeps its form when they share its period (block-cyclic);
+  // otherwise every received entry is resolved into runs, and the list unrolled.
   const std::int64_t base = phases_[static_cast<std::size_t>(ph)].recv_offset;
+  RunSink logical;
+  if (reps_ > 1) {
+    BlockSink blocks;
+    root.send().for_runs(0, half_, [&](std::int64_t off, std::int64_t len) {
+      tuples_ += 1 + resolve_blocks(root, off, len, blocks);
+    });
+    if (merge_periodic(blocks, base)) {
+      tuples_ += 2 * half_;  // the list's entries after the merge
+      received_[static_cast<std::size_t>(ph)] = bundle;
+      return;
+    }
+    unroll();
+    blocks.for_each_run([&](std::int64_t off, std::int64_t len) { logical.add(off, len); });
+  } else {
+    root.send().for_runs(0, half_, [&](std::int64_t off, std::int64_t len) {
+      tuples_ += 1 + resolve(root, off, len, logical);
+    });
+  }
   std::vector<Run> fresh;
   fresh.reserve(logical.runs.size());
   std::int64_t slot = 0;
@@ -460,6 +659,38 @@ void Inspector::incoming(int ph, const BundlePtr& bundle) {
     slot += t.length;
   }
   logical = {};
+  merge_flat(std::move(fresh));
+  tuples_ += 2 * half_;  // the list's entries after the merge
+  received_[static_cast<std::size_t>(ph)] = bundle;
+}
+
+bool Inspector::merge_periodic(const BlockSink& blocks, std::int64_t base) {
+  // Block b fills slots [slot, slot + count * per) replica by replica, so its run i steps by per slots.
+  std::vector<Run> merged(list_);
+  std::int64_t slot = 0;
+  for (const BlockSink::Block& b : blocks.blocks) {
+    if (b.count != reps_ || b.lstride != period_) return false;
+    std::int64_t per = 0;
+    for (std::size_t i = b.first; i < b.first + b.n; ++i) per += blocks.tuples[i].length;
+    std::int64_t at = base + slot;
+    for (std::size_t i = b.first; i < b.first + b.n; ++i) {
+      merged.push_back(Run{blocks.tuples[i].offset, at, blocks.tuples[i].length, per});
+      at += blocks.tuples[i].length;
+    }
+    slot += per * b.count;
+  }
+  // L9 within one period: the replicas stay sorted while every run lies in one window of period_ entries.
+  std::sort(merged.begin(), merged.end(), [](const Run& a, const Run& b) { return a.logical < b.logical; });
+  for (std::size_t i = 1; i < merged.size(); ++i)
+    if (merged[i - 1].logical + merged[i - 1].length > merged[i].logical) return false;
+  if (merged.back().logical + merged.back().length - merged.front().logical > period_) return false;
+  list_ = std::move(merged);
+  join_runs(list_, true);
+  compact();
+  return true;
+}
+
+void Inspector::merge_flat(std::vector<Run> fresh) {
   // L9: insert into the sorted list. The received entries come as a few ascending runs (one per region of
   // the sender's memory, recursively), so a natural merge of the list and those runs is usually cheapest.
   auto by_logical = [](const Run& a, const Run& b) { return a.logical < b.logical; };
@@ -489,9 +720,32 @@ void Inspector::incoming(int ph, const BundlePtr& bundle) {
     list_.swap(tmp);
     bounds = std::move(next);
   }
-  join_runs(list_);
-  tuples_ += 2 * half_;  // the list's entries after the merge
-  received_[static_cast<std::size_t>(ph)] = bundle;
+  join_runs(list_, false);
+}
+
+bool Inspector::pack_periodic(RankPlan& plan) const {
+  // The chunk: one period's runs back to back from file_offset, filling the period.
+  if (reps_ == 1) return false;
+  std::int64_t next = plan.file_offset;
+  for (const Run& r : list_) {
+    if (r.logical != next || r.pstride != list_.front().pstride) return false;
+    next += r.length;
+  }
+  if (next - plan.file_offset != period_ || period_ * reps_ != nx_ / np_) return false;
+  for (std::size_t i = 1; i < list_.size(); ++i)
+    if (list_[i].physical < list_[i - 1].physical + list_[i - 1].length) return false;
+  // Compute_Datatype_Intervaled (datatype.cpp) of the positions in that order, in closed form: the first
+  // period ascends and every run steps by s, so each replica is the first shifted by s. If replica 1 starts
+  // below the end of replica 0, the first interval is one period, replicated reps_ times with stride s;
+  // otherwise the positions ascend throughout and form one interval.
+  const std::int64_t s = list_.front().pstride;
+  const bool ascends = list_.front().physical + s > list_.back().physical + list_.back().length - 1;
+  RunSink positions;
+  for (std::int64_t j = 0; j < (ascends ? reps_ : 1); ++j)
+    for (const Run& r : list_) positions.add(r.physical + j * s, r.length);
+  plan.pack =
+      ascends ? Datatype{std::move(positions.runs), 1, 0} : Datatype{std::move(positions.runs), reps_, s};
+  return true;
 }
 
 RankPlan Inspector::finish() {
@@ -505,6 +759,13 @@ RankPlan Inspector::finish() {
   plan.phases = std::move(phases_);
   plan.file_offset = file_offset(rank_, nx_, np_);
   const std::int64_t own = nx_ / np_;
+  if (pack_periodic(plan)) {  // L10 in closed form
+    tuples_ += own;
+    list_.clear();
+    list_.shrink_to_fit();
+    return plan;
+  }
+  unroll();
   std::vector<std::int64_t> physical;
   physical.reserve(static_cast<std::size_t>(own));
   std::int64_t entries = 0;
@@ -526,10 +787,10 @@ RankPlan Inspector::finish() {
   return plan;
 }
 
-std::vector<RankPlan> inspect_all(const Distribution& d) {
+std::vector<RankPlan> inspect_all(const Distribution& d, Inspector::Lists lists) {
   std::vector<Inspector> insp;
   insp.reserve(static_cast<std::size_t>(d.nprocs()));
-  for (int r = 0; r < d.nprocs(); ++r) insp.emplace_back(d, r);
+  for (int r = 0; r < d.nprocs(); ++r) insp.emplace_back(d, r, lists);
   if (insp.empty())
     throw std::invalid_argument("IEC needs a power-of-two number of ranks (Np=0; valid: 1, 2, 4, ...)");
   std::vector<BundlePtr> bundles(insp.size());

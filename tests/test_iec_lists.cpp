@@ -1,0 +1,149 @@
+// The IEC inspector's periodic lists (the datatype parametrisation of §3.3.2 of Singh, Isaila, Pichel,
+// Carretero, "A collective I/O implementation based on inspector-executor paradigm", J. Supercomputing
+// 47(1):53-75, 2009): held as one period's runs and a replica count, the list must give the same plans and
+// charge the same tuples, step by step, as the flat list that holds every run.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "algorithms/common/distribution.hpp"
+#include "algorithms/iec/iec.hpp"
+
+using namespace ciosim;
+
+namespace {
+
+using Lists = iec::Inspector::Lists;
+
+/// Runs every rank's inspector both ways in lock step; requires equal bundles' sizes, equal tuples
+/// processed after every step and equal plans. Returns the largest replica count the periodic lists held
+/// after a phase (1: they never stayed periodic).
+std::int64_t require_same_plans(const Distribution& d) {
+  const int np = d.nprocs();
+  std::vector<iec::Inspector> periodic;
+  std::vector<iec::Inspector> flat;
+  for (int r = 0; r < np; ++r) {
+    periodic.emplace_back(d, r, Lists::periodic);
+    flat.emplace_back(d, r, Lists::flat);
+    REQUIRE(periodic.back().tuples_processed() == flat.back().tuples_processed());
+    REQUIRE(flat.back().list_replicas() == 1);
+  }
+  std::int64_t most = 1;
+  for (int ph = 0; ph < periodic.front().phases(); ++ph) {
+    std::vector<iec::BundlePtr> pb(static_cast<std::size_t>(np));
+    std::vector<iec::BundlePtr> fb(static_cast<std::size_t>(np));
+    for (std::size_t r = 0; r < pb.size(); ++r) {
+      pb[r] = periodic[r].outgoing(ph);
+      fb[r] = flat[r].outgoing(ph);
+      INFO("phase " << ph << " rank " << r << " outgoing");
+      REQUIRE(pb[r]->serialize_words() == fb[r]->serialize_words());
+      REQUIRE(periodic[r].tuples_processed() == flat[r].tuples_processed());
+    }
+    for (std::size_t r = 0; r < pb.size(); ++r) {
+      const auto from = static_cast<std::size_t>(iec::partner(static_cast<int>(r), ph));
+      periodic[r].incoming(ph, pb[from]);
+      flat[r].incoming(ph, fb[from]);
+      INFO("phase " << ph << " rank " << r << " incoming");
+      REQUIRE(periodic[r].tuples_processed() == flat[r].tuples_processed());
+      most = std::max(most, periodic[r].list_replicas());
+    }
+  }
+  for (std::size_t r = 0; r < periodic.size(); ++r) {
+    const iec::RankPlan a = periodic[r].finish();
+    const iec::RankPlan b = flat[r].finish();
+    INFO("rank " << r << " plan");
+    REQUIRE(a.pack == b.pack);
+    REQUIRE(a.file_offset == b.file_offset);
+    REQUIRE(a.phases.size() == b.phases.size());
+    for (std::size_t ph = 0; ph < a.phases.size(); ++ph) {
+      CHECK(a.phases[ph].send == b.phases[ph].send);
+      CHECK(a.phases[ph].recv_offset == b.phases[ph].recv_offset);
+    }
+    REQUIRE(periodic[r].tuples_processed() == flat[r].tuples_processed());
+  }
+  return most;
+}
+
+}  // namespace
+
+TEST_CASE("periodic lists: block-cyclic plans and tuple counts equal the flat list's", "[iec][lists]") {
+  int stayed_periodic = 0;
+  for (int np : {1, 2, 4, 8, 16, 32}) {
+    for (std::int64_t bx : {1, 2, 3, 8}) {
+      for (std::int64_t m : {1, 2, 3, 4, 5, 12}) {  // odd m: replica counts that cannot halve every phase
+        const std::int64_t nx = static_cast<std::int64_t>(np) * np * bx * m;
+        INFO("Nx=" << nx << " Np=" << np << " Bx=" << bx);
+        if (require_same_plans(block_cyclic(nx, np, bx)) > 1) ++stayed_periodic;
+      }
+    }
+  }
+  CHECK(stayed_periodic > 60);  // most of the 144 cases kept the periodic form through a phase
+}
+
+TEST_CASE("periodic lists: a block-cyclic list stays one run per stream, 2^(ph+1) after phase ph",
+          "[iec][lists]") {
+  // Nx = 64 * Np^2 entries with Bx = 1: the paper's Property 1 (2^ph tuples sent in phase ph) says the
+  // list is 2^(ph+1) streams after phase ph; the flat list holds Nx/Np single-entry runs instead.
+  const int np = 16;
+  const Distribution d = block_cyclic(64 * np * np, np, 1);
+  iec::Inspector periodic(d, 5);
+  iec::Inspector flat(d, 5, Lists::flat);
+  CHECK(periodic.list_runs() == 1);
+  CHECK(periodic.list_replicas() == 64 * np);
+  CHECK(flat.list_runs() == std::size_t(64 * np));
+  std::vector<iec::Inspector> all;
+  for (int r = 0; r < np; ++r) all.emplace_back(d, r);
+  for (int ph = 0; ph < all.front().phases(); ++ph) {
+    std::vector<iec::BundlePtr> out;
+    for (auto& i : all) out.push_back(i.outgoing(ph));
+    for (int r = 0; r < np; ++r)
+      all[static_cast<std::size_t>(r)].incoming(ph, out[std::size_t(iec::partner(r, ph))]);
+    for (auto& i : all) {
+      CHECK(i.list_runs() == std::size_t(2) << ph);
+      CHECK(i.list_replicas() == 64 * np >> (ph + 1));
+    }
+  }
+}
+
+TEST_CASE("periodic lists: irregular, unsorted and replicated distributions", "[iec][lists]") {
+  for (int np : {2, 4, 8, 16})
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      INFO("irregular Np=" << np << " seed=" << seed);
+      require_same_plans(irregular(static_cast<std::int64_t>(np) * np * 4, np, seed));
+    }
+  // Rank r holds two runs per period, stored high one first: the replica is not ascending, so the list
+  // starts flat (sorted by the radix sort, charged Nx/Np more tuples).
+  {
+    const int np = 4;
+    Distribution d = block_cyclic(16 * 16, np, 2);
+    for (Datatype& dt : d.per_rank) {
+      const Tuple t = dt.tuples.front();
+      dt.tuples = {{t.offset + 1, 1}, {t.offset, 1}};
+    }
+    REQUIRE(iec::check(d) == "");
+    CHECK(require_same_plans(d) == 1);
+  }
+  // An hvector with two tuples per replica (each rank holds two blocks of every period of 2*Np blocks).
+  {
+    const int np = 8;
+    const std::int64_t bx = 2;
+    std::vector<Datatype> per_rank;
+    for (int r = 0; r < np; ++r)
+      per_rank.push_back(Datatype{{{r * bx, bx}, {(np + r) * bx, bx}}, 32, 2 * np * bx});
+    Distribution d;
+    d.nx = 32 * 2 * np * bx;
+    d.per_rank = per_rank;
+    REQUIRE(iec::check(d) == "");
+    CHECK(require_same_plans(d) > 1);
+  }
+  // STEM-II arrays whose rows split evenly: one run per rank, replicated over z, l and the chemical species.
+  int accepted = 0;
+  for (auto [ny, np] : {std::pair<std::int64_t, int>{8, 4}, {16, 8}, {32, 4}, {12, 4}}) {
+    const Distribution d = stem2(8, ny, 4, 2, 4, np);
+    if (!iec::check(d).empty()) continue;
+    ++accepted;
+    INFO("stem2 Ny=" << ny << " Np=" << np);
+    require_same_plans(d);
+  }
+  CHECK(accepted > 0);
+}
