@@ -2,7 +2,9 @@
 // Carretero, "A collective I/O implementation based on inspector-executor paradigm", J. Supercomputing
 // 47(1):53-75, 2009): held as one period's runs and a replica count, the list must give the same plans and
 // charge the same tuples, step by step, as the flat list that holds every run.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -146,4 +148,47 @@ TEST_CASE("periodic lists: irregular, unsorted and replicated distributions", "[
     require_same_plans(d);
   }
   CHECK(accepted > 0);
+}
+
+TEST_CASE("periodic lists: random replicated patterns equal the flat list's", "[iec][lists]") {
+  // Each rank holds c random slots of every period of Np*c entries (merged into ascending tuples), the
+  // period replicated Np*m times: an hvector per rank that IEC accepts. Some ranks store their tuples
+  // backwards, so their lists start flat while their partners' stay periodic.
+  std::uint64_t state = 0x9e3779b97f4a7c15ULL;
+  auto next = [&](std::uint64_t bound) {  // splitmix64
+    state += 0x9e3779b97f4a7c15ULL;
+    std::uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return (z ^ (z >> 31)) % bound;
+  };
+  int periodic_runs = 0;
+  for (int np : {2, 4, 8, 16})
+    for (std::int64_t c : {1, 2, 3})
+      for (std::int64_t m : {1, 2, 3})
+        for (int trial = 0; trial < 4; ++trial) {
+          const std::int64_t period = np * c;
+          std::vector<int> owner(static_cast<std::size_t>(period));
+          for (std::int64_t i = 0; i < period; ++i)
+            owner[static_cast<std::size_t>(i)] = static_cast<int>(i / c);
+          for (std::size_t i = owner.size() - 1; i > 0; --i) std::swap(owner[i], owner[next(i + 1)]);
+          Distribution d;
+          d.nx = period * np * m;
+          for (int r = 0; r < np; ++r) {
+            std::vector<Tuple> tuples;
+            for (std::int64_t i = 0; i < period; ++i) {
+              if (owner[static_cast<std::size_t>(i)] != r) continue;
+              if (!tuples.empty() && tuples.back().offset + tuples.back().length == i)
+                ++tuples.back().length;
+              else
+                tuples.push_back({i, 1});
+            }
+            if (next(3) == 0) std::reverse(tuples.begin(), tuples.end());
+            d.per_rank.push_back(Datatype{tuples, np * m, period});
+          }
+          INFO("Np=" << np << " c=" << c << " m=" << m << " trial " << trial);
+          REQUIRE(iec::check(d) == "");
+          if (require_same_plans(d) > 1) ++periodic_runs;
+        }
+  CHECK(periodic_runs > 40);  // of 144 distributions
 }
