@@ -170,7 +170,6 @@ class Inspector {
   /// list_ repeated reps_ times, replica j of a run shifted by j * period_ logically and j * pstride
   /// physically; list_ then lies within one window of period_ entries, so the replicas stay sorted.
   std::vector<Run> list_;
-  Lists lists_;
   std::int64_t reps_ = 1;
   std::int64_t period_ = 0;
   std::vector<Phase> phases_;

@@ -412,8 +412,7 @@ Inspector::Inspector(const Distribution& d, int rank, Lists lists)
       nx_(d.nx),
       half_(0),
       alloc_offset_(0),
-      buffer_entries_(0),
-      lists_(lists) {
+      buffer_entries_(0) {
   const std::string vals = " (Nx=" + std::to_string(nx_) + ", Np=" + std::to_string(np_) + ")";
   if (np_ <= 0 || !std::has_single_bit(static_cast<unsigned>(np_)))
     throw std::invalid_argument("IEC needs a power-of-two number of ranks (Np=" + std::to_string(np_) +
@@ -435,7 +434,7 @@ Inspector::Inspector(const Distribution& d, int rank, Lists lists)
                                 std::to_string(distr.size()) + ")" + vals);
   // Memory mapping list (L1-L2): the k-th local entry sits at alloc_offset + k.
   tuples_ += distr.count * static_cast<std::int64_t>(distr.tuples.size());
-  if (lists_ == Lists::periodic && distr.count > 1 && distr.stride > 0) {
+  if (lists == Lists::periodic && distr.count > 1 && distr.stride > 0) {
     // One replica's runs: when they ascend within one stride, the list is them repeated with that period.
     const std::int64_t rs = distr.replica_size();
     std::int64_t k = alloc_offset_;
