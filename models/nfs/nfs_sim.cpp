@@ -74,13 +74,9 @@ void NfsSim::build(const filesystem::PlatformHooks& platform) {
   disk_res_ = log().resource(activity::ResourceKind::Disk, "nfs disk", "nfs");
 }
 
-void NfsSim::disk_io(bool write, std::int64_t bytes) {
-  sg4::Disk* disk = server_->get_disks().front();
+void NfsSim::disk_io(filesystem::DiskOps& ops, bool write, std::int64_t bytes) {
   const double t0 = now();
-  if (write)
-    disk->write(static_cast<sg_size_t>(bytes));
-  else
-    disk->read(static_cast<sg_size_t>(bytes));
+  ops.run(server_->get_disks().front(), write, bytes);
   record_disk(disk_actor_, disk_res_, write ? "write" : "read", t0, now(), bytes);
 }
 
@@ -98,11 +94,14 @@ void NfsSim::start() {
   if (!cfg_.sync_commit()) {
     sg4::Actor::create("nfs-flush", server_, [this] {
       sg4::Actor::self()->daemonize();
+      // It lives for the whole run: its own disk operations would stay in its activity list to the end
+      // (one per WRITE), so helpers issue them from the first.
+      filesystem::DiskOps ops(server_, 0);
       for (;;) {
         dirty_items_->acquire();
         const Dirty d = dirty_.front();
         dirty_.pop_front();
-        if (d.length > 0) disk_io(true, d.length);
+        if (d.length > 0) disk_io(ops, true, d.length);
         if (d.flushed) d.flushed->release();
       }
     });
@@ -119,18 +118,19 @@ void NfsSim::serve(Rpc* rpc) {
     log().busy(cpu_res_, t0, now());
   }
   std::uint64_t reply_bytes = static_cast<std::uint64_t>(cfg_.rpc_header);
+  filesystem::DiskOps ops(server_);  // at most one operation: issued by this actor itself
   switch (rpc->op) {
     case Rpc::Op::Write:
       file().write(rpc->file_offset, std::span(rpc->wdata, static_cast<std::size_t>(rpc->length)));
       if (cfg_.sync_commit()) {
-        disk_io(true, rpc->length);
+        disk_io(ops, true, rpc->length);
       } else {
         dirty_.push_back({rpc->length, nullptr});
         dirty_items_->release();
       }
       break;
     case Rpc::Op::Read:
-      disk_io(false, rpc->length);
+      disk_io(ops, false, rpc->length);
       file().read(rpc->file_offset, std::span(rpc->rdata, static_cast<std::size_t>(rpc->length)));
       reply_bytes += static_cast<std::uint64_t>(rpc->length);
       break;

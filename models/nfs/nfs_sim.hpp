@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <deque>
 
+#include "models/filesystem/disk_ops_sim.hpp"
 #include "models/filesystem/file_system_sim.hpp"
 #include "models/nfs/nfs_config.hpp"
 
@@ -32,7 +33,9 @@ class NfsSim final : public filesystem::FileSystemSim {
   void transfer(int rank, std::span<const Extent> regions, const std::byte* wdata, std::byte* rdata);
   void round_trip(int rank, bool commit);
   void serve(Rpc* rpc);
-  void disk_io(bool write, std::int64_t bytes);
+  /// One disk operation on the server's disk through `ops` (an RPC's actor issues its own; the flusher,
+  /// which lives for the whole run, hands them to helpers: disk_ops_sim.hpp), recorded in the activity log.
+  void disk_io(filesystem::DiskOps& ops, bool write, std::int64_t bytes);
 
   const NfsConfig& cfg_;
   sg4::Host* server_ = nullptr;
