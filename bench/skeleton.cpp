@@ -13,7 +13,8 @@
 //    the IEC executor of algorithms/iec/iec_executor.cpp (per butterfly phase ph: the pack's CPU time,
 //    isend + irecv of Nx/(2 Np) entries with rank r XOR 2^ph, waitall; then the pack of the chunk and one
 //    contiguous write of Nx/Np entries at bitrev(r) Nx/Np), close. Eager messages go to mailboxes with a
-//    permanent receiver, rendezvous ones are put_async + wait, as SimProcess does;
+//    permanent receiver and are held until they have ended (not detached), rendezvous ones are
+//    put_async + wait, as SimProcess does;
 //  - the PVFS model (models/pvfs/pvfs_sim.cpp): the same splitting by stripe (pvfs::split_by_stripe), a
 //    metadata server as a receiving actor and one CPU worker replying detached, I/O servers that start a
 //    handler actor per request, a server CPU as a mutex, a request's flows of flow_buffer chunks with two
@@ -86,6 +87,8 @@ struct World {
   std::vector<sg4::ActorPtr> rank_actors;
   std::vector<std::vector<std::pair<std::string, double>>> marks;  ///< per rank: (phase, start)
   std::vector<double> end;
+  /// Per rank: eager sends not yet waited for (held, not detached, as SimProcess holds them).
+  std::vector<std::deque<sg4::CommPtr>> eager_sent;
   long messages = 0;
   double message_bytes = 0;
 };
@@ -307,14 +310,24 @@ void exchange(int rank, int peer, int tag, std::int64_t bytes) {
   static int token = 0;
   sg4::this_actor::sleep_for(net.send_overhead_s);
   sg4::CommPtr send;
+  auto& held = g->eager_sent[static_cast<std::size_t>(rank)];
   if (eager)
-    mailbox(rank, peer, tag, true)->put_init(&token, static_cast<std::uint64_t>(bytes))->detach();
+    held.push_back(mailbox(rank, peer, tag, true)->put_async(&token, static_cast<std::uint64_t>(bytes)));
   else
     send = mailbox(rank, peer, tag, false)->put_async(&token, static_cast<std::uint64_t>(bytes));
   int* in = nullptr;
   sg4::CommPtr recv = mailbox(peer, rank, tag, eager)->get_async<int>(&in);
-  if (send) send->wait();
-  recv->wait();
+  // SimProcess::do_wait: about to block, first wait for (and so drop) the eager sends already ended.
+  auto wait = [&](const sg4::CommPtr& c) {
+    if (c->get_finish_time() < 0)
+      while (!held.empty() && held.front()->get_finish_time() >= 0) {
+        held.front()->wait();
+        held.pop_front();
+      }
+    c->wait();
+  };
+  if (send) wait(send);
+  wait(recv);
   sg4::this_actor::sleep_for(net.recv_overhead_s);
   ++g->messages;
   g->message_bytes += static_cast<double>(bytes);
@@ -346,6 +359,7 @@ void rank_main(int r, const sg4::BarrierPtr& start, const sg4::BarrierPtr& inspe
   phase("close");
   metadata_round_trip(r);
   g->end[static_cast<std::size_t>(r)] = now();
+  for (const sg4::CommPtr& c : g->eager_sent[static_cast<std::size_t>(r)]) c->wait();  // SimProcess::finish
 }
 
 /// Each phase's time as results.json gives it: the longest of the ranks' times in that phase.
@@ -430,6 +444,7 @@ int main(int argc, char** argv) {
   build_platform(w);
   w.marks.resize(static_cast<std::size_t>(w.pt.np));
   w.end.assign(static_cast<std::size_t>(w.pt.np), 0);
+  w.eager_sent.resize(static_cast<std::size_t>(w.pt.np));
   start_servers();
   auto start = sg4::Barrier::create(static_cast<unsigned>(w.pt.np));
   auto inspector = sg4::Barrier::create(static_cast<unsigned>(w.pt.np));
