@@ -17,8 +17,8 @@
 // phase follow from Np, Nx and Bx, 2^ph of them in phase ph). A rank whose distribution datatype is an
 // hvector of ascending tuples within one stride holds its list as one period's runs and a replica count.
 // Property 4 then takes whole replicas, the send datatype is a span per run, what the partner's bundle
-// resolves to over whole replicas of a distribution datatype stays one block (resolve_blocks), the merge
-// sorts one period, and L10 has a closed form: the work per phase follows the streams, not the entries.
+// resolves to over whole replicas of a distribution datatype stays one block (resolve into a BlockSink), the
+// merge sorts one period, and L10 has a closed form: the work per phase follows the streams, not the entries.
 // Whatever leaves that form (an odd replica count, blocks of another period) unrolls the list and goes on
 // as above. The plans and the tuples charged are the same either way (tests/test_iec_lists.cpp).
 #include <algorithm>
@@ -27,6 +27,7 @@
 #include <iterator>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 #include "algorithms/iec/iec.hpp"
 
@@ -176,33 +177,6 @@ std::int64_t resolve_one(const Bundle* node, std::int64_t a, RunSink& out) {
   }
 }
 
-/// Appends the logical addresses of entries [a, a + n) of `node`'s memory (L6-L8, recursively through the
-/// datatypes that node's rank received). Returns the tuples visited.
-std::int64_t resolve(const Bundle& node, std::int64_t a, std::int64_t n, RunSink& out) {
-  if (n == 1) return resolve_one(&node, a, out);
-  std::int64_t work = 0;
-  while (n > 0) {
-    std::int64_t m = 0;
-    if (a >= node.alloc() && a < node.alloc() + node.region()) {
-      if (node.distr() == nullptr) malformed("initial region referenced but not described");
-      m = std::min(n, node.alloc() + node.region() - a);
-      node.distr()->for_runs(a - node.alloc(), m, [&](std::int64_t off, std::int64_t len) {
-        ++work;
-        out.add(off, len);
-      });
-    } else {
-      const Bundle::Child* c = &child_at(node, a);
-      m = std::min(n, c->recv_offset + c->node->send().size() - a);
-      c->node->send().for_runs(a - c->recv_offset, m, [&](std::int64_t off, std::int64_t len) {
-        work += 1 + resolve(*c->node, off, len, out);
-      });
-    }
-    a += m;
-    n -= m;
-  }
-  return work;
-}
-
 /// distr's entries [k, k + m) into `out`: the replicas the range covers whole as one block, the rest as
 /// runs. Returns the tuple pieces visited, as IndexedDatatype::for_runs would visit them one by one.
 std::int64_t distr_blocks(const IndexedDatatype& dt, std::int64_t k, std::int64_t m, BlockSink& out) {
@@ -229,23 +203,33 @@ std::int64_t distr_blocks(const IndexedDatatype& dt, std::int64_t k, std::int64_
   return work;
 }
 
-/// resolve() into periodic blocks: where a node's initial region is resolved over whole replicas of its
-/// distribution datatype, one block stands for them instead of a run per replica and tuple (the paper's
-/// §3.3.2: the tuples of a block-cyclic distribution follow from its parameters). Returns the same count
-/// of tuples visited as resolve(), the whole replicas' in closed form.
-std::int64_t resolve_blocks(const Bundle& node, std::int64_t a, std::int64_t n, BlockSink& out) {
+/// Appends the logical addresses of entries [a, a + n) of `node`'s memory (L6-L8, recursively through the
+/// datatypes that node's rank received). Returns the tuples visited. Into a RunSink every tuple piece is a
+/// run; into a BlockSink a range that covers whole replicas of a distribution datatype stays one block
+/// (the paper's §3.3.2: the tuples of a block-cyclic distribution follow from its parameters), and its
+/// tuples visited are counted in closed form: the same count either way.
+template <class Sink>
+std::int64_t resolve(const Bundle& node, std::int64_t a, std::int64_t n, Sink& out) {
+  if constexpr (std::is_same_v<Sink, RunSink>)
+    if (n == 1) return resolve_one(&node, a, out);
   std::int64_t work = 0;
   while (n > 0) {
     std::int64_t m = 0;
     if (a >= node.alloc() && a < node.alloc() + node.region()) {
       if (node.distr() == nullptr) malformed("initial region referenced but not described");
       m = std::min(n, node.alloc() + node.region() - a);
-      work += distr_blocks(*node.distr(), a - node.alloc(), m, out);
+      if constexpr (std::is_same_v<Sink, RunSink>)
+        node.distr()->for_runs(a - node.alloc(), m, [&](std::int64_t off, std::int64_t len) {
+          ++work;
+          out.add(off, len);
+        });
+      else
+        work += distr_blocks(*node.distr(), a - node.alloc(), m, out);
     } else {
       const Bundle::Child* c = &child_at(node, a);
       m = std::min(n, c->recv_offset + c->node->send().size() - a);
       c->node->send().for_runs(a - c->recv_offset, m, [&](std::int64_t off, std::int64_t len) {
-        work += 1 + resolve_blocks(*c->node, off, len, out);
+        work += 1 + resolve(*c->node, off, len, out);
       });
     }
     a += m;
@@ -636,7 +620,7 @@ void Inspector::incoming(int ph, const BundlePtr& bundle) {
   if (reps_ > 1) {
     BlockSink blocks;
     root.send().for_runs(0, half_, [&](std::int64_t off, std::int64_t len) {
-      tuples_ += 1 + resolve_blocks(root, off, len, blocks);
+      tuples_ += 1 + resolve(root, off, len, blocks);
     });
     if (merge_periodic(blocks, base)) {
       tuples_ += 2 * half_;  // the list's entries after the merge
