@@ -22,11 +22,13 @@ std::int64_t Distribution::entries_before(int rank) const {
   if (rank < 0 || rank > nprocs())
     throw std::invalid_argument("entries_before: rank must be in [0, Np] (rank=" + std::to_string(rank) +
                                 ", Np=" + std::to_string(nprocs()) + ")");
-  if (entries_before_.size() != per_rank.size() + 1) {
-    entries_before_.assign(1, 0);
-    for (const Datatype& dt : per_rank) entries_before_.push_back(entries_before_.back() + dt.size());
+  const std::lock_guard lock(entries_before_.mu);
+  std::vector<std::int64_t>& sums = entries_before_.sums;
+  if (sums.size() != per_rank.size() + 1) {
+    sums.assign(1, 0);
+    for (const Datatype& dt : per_rank) sums.push_back(sums.back() + dt.size());
   }
-  return entries_before_[static_cast<std::size_t>(rank)];
+  return sums[static_cast<std::size_t>(rank)];
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -29,12 +30,24 @@ struct Distribution {
   std::int64_t unit = 1;
   int nprocs() const { return static_cast<int>(per_rank.size()); }
   /// Entries of ranks 0 .. rank-1 together (rank in [0, Np]). The prefix sums are built on the first call
-  /// and kept, so that Np ranks asking cost O(Np) in all, not O(Np^2); the ranks sharing a Distribution
-  /// never run at the same time (SimGrid runs one actor at once), and per_rank must not change after.
+  /// and kept, so that Np ranks asking cost O(Np) in all, not O(Np^2); per_rank must not change after.
+  /// Safe to call from ranks on threads at once (the tests' in-memory Process runs a thread per rank).
   std::int64_t entries_before(int rank) const;
 
  private:
-  mutable std::vector<std::int64_t> entries_before_;
+  /// The prefix sums, built under a lock; a copy or an assignment starts without them.
+  struct PrefixSums {
+    PrefixSums() = default;
+    PrefixSums(const PrefixSums&) {}
+    PrefixSums& operator=(const PrefixSums&) {
+      const std::lock_guard lock(mu);
+      sums.clear();
+      return *this;
+    }
+    std::mutex mu;
+    std::vector<std::int64_t> sums;
+  };
+  mutable PrefixSums entries_before_;
 };
 
 /// What a technique is run on, on one rank.

@@ -3,6 +3,8 @@
 // 2009.
 #include <catch2/catch.hpp>
 #include <stdexcept>
+#include <thread>
+#include <vector>
 
 #include "algorithms/common/distribution.hpp"
 
@@ -177,4 +179,22 @@ TEST_CASE("entries_before sums the entries of the lower ranks, and stays right w
   CHECK(d.entries_before(1) != d.entries_before(2) - d.entries_before(1));  // the sizes differ
   CHECK_THROWS_WITH(d.entries_before(9), "entries_before: rank must be in [0, Np] (rank=9, Np=8)");
   CHECK_THROWS(d.entries_before(-1));
+}
+
+TEST_CASE(
+    "entries_before: ranks on threads asking at once (the tests' in-memory Process) get the same sums") {
+  // Each round, 8 threads ask a fresh distribution at once; the first calls build the prefix sums. Built
+  // without a lock they raced (a double free under AddressSanitizer, CI 2026-11-26).
+  int wrong = 0;
+  for (int round = 0; round < 200; ++round) {
+    const Distribution d = block_cyclic(64 * 8, 8, 2);
+    std::vector<std::int64_t> got(8, -1);
+    std::vector<std::thread> threads;
+    for (int r = 0; r < 8; ++r)
+      threads.emplace_back([&d, &got, r] { got[static_cast<std::size_t>(r)] = d.entries_before(r); });
+    for (std::thread& t : threads) t.join();
+    for (int r = 0; r < 8; ++r)
+      if (got[static_cast<std::size_t>(r)] != 64 * r) ++wrong;
+  }
+  CHECK(wrong == 0);
 }
