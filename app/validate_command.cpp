@@ -90,8 +90,14 @@ MpiRun launch(const Launcher& l, const ValidateOptions& opt, int ranks, const st
   program.insert(program.end(), extra.begin(), extra.end());
   const std::vector<std::string> argv = launch_command(l, ranks, opt.mpi, launcher_args, program);
   if (command) *command = shell_join(argv);
-  const LaunchResult r = run_logged(argv, log);
+  // ciosim-mpi creates only the last level of its directories, so that a rank that starts after a stop
+  // cannot recreate the removed workspace (app/cleanup.cpp): the directories are made here.
   std::error_code ec;
+  fs::create_directories(out, ec);
+  for (std::size_t i = 0; i + 1 < extra.size(); ++i)
+    if (extra[i] == "--trace-dir" || extra[i] == "--export-dir" || extra[i] == "--work-dir")
+      fs::create_directories(extra[i + 1], ec);
+  const LaunchResult r = run_logged(argv, log);
   if (!fs::exists(out / "results.json", ec))
     throw PointFailed("the MPI run failed (exit " + std::to_string(r.exit_code) +
                       "): " + tail_lines(r.output, 4) + " [command: " + shell_join(argv) + "]");

@@ -147,7 +147,9 @@ int run_command(const RunArgs& a, int rank) {
   for (const fs::path& d :
        {fs::path(a.work_dir), fs::path(a.trace_dir), fs::path(a.export_dir), fs::path(a.out)}) {
     std::error_code ec;
-    if (!d.empty() && rank == 0) fs::create_directories(d, ec);
+    // The last level only: ciosim validate makes the rest, and a rank started after validate was stopped
+    // must not recreate its removed workspace.
+    if (!d.empty() && rank == 0) fs::create_directory(d, ec);
     if (!d.empty() && rank == 0 && !fs::is_directory(d))
       throw config::ConfigError("cannot create directory " + d.string());
   }
