@@ -558,15 +558,13 @@ BundlePtr Inspector::outgoing(int ph) {
   if (spans) {
     for (Run& r : sent) r.length *= sent_reps;
     std::sort(sent.begin(), sent.end(), [](const Run& a, const Run& b) { return a.physical < b.physical; });
-    RunSink positions;
-    for (const Run& r : sent) positions.add(r.physical, r.length);
-    send.tuples = std::move(positions.runs);
-  } else if (sent.size() * 4 > static_cast<std::size_t>(buffer_entries_ / 64)) {
+  }
+  if (!spans && sent.size() * 4 > static_cast<std::size_t>(buffer_entries_ / 64)) {
     std::vector<std::uint64_t> bits(static_cast<std::size_t>(buffer_entries_ / 64 + 1), 0);
     for (const Run& r : sent) set_bits(bits, r.physical, r.physical + r.length);
     send.tuples = bit_runs(bits);
   } else {
-    radix_sort(sent, [](const Run& r) { return r.physical; });
+    if (!spans) radix_sort(sent, [](const Run& r) { return r.physical; });
     RunSink positions;
     for (const Run& r : sent) positions.add(r.physical, r.length);
     send.tuples = std::move(positions.runs);
@@ -616,33 +614,34 @@ void Inspector::incoming(int ph, const BundlePtr& bundle) {
   // A periodic list resolves into blocks and keeps its form when they share its period (block-cyclic);
   // otherwise every received entry is resolved into runs, and the list unrolled.
   const std::int64_t base = phases_[static_cast<std::size_t>(ph)].recv_offset;
+  bool merged = false;
   RunSink logical;
   if (reps_ > 1) {
     BlockSink blocks;
     root.send().for_runs(0, half_, [&](std::int64_t off, std::int64_t len) {
       tuples_ += 1 + resolve(root, off, len, blocks);
     });
-    if (merge_periodic(blocks, base)) {
-      tuples_ += 2 * half_;  // the list's entries after the merge
-      received_[static_cast<std::size_t>(ph)] = bundle;
-      return;
+    merged = merge_periodic(blocks, base);
+    if (!merged) {
+      unroll();
+      blocks.for_each_run([&](std::int64_t off, std::int64_t len) { logical.add(off, len); });
     }
-    unroll();
-    blocks.for_each_run([&](std::int64_t off, std::int64_t len) { logical.add(off, len); });
   } else {
     root.send().for_runs(0, half_, [&](std::int64_t off, std::int64_t len) {
       tuples_ += 1 + resolve(root, off, len, logical);
     });
   }
-  std::vector<Run> fresh;
-  fresh.reserve(logical.runs.size());
-  std::int64_t slot = 0;
-  for (const Tuple& t : logical.runs) {
-    fresh.push_back(Run{t.offset, base + slot, t.length});
-    slot += t.length;
+  if (!merged) {
+    std::vector<Run> fresh;
+    fresh.reserve(logical.runs.size());
+    std::int64_t slot = 0;
+    for (const Tuple& t : logical.runs) {
+      fresh.push_back(Run{t.offset, base + slot, t.length});
+      slot += t.length;
+    }
+    logical = {};
+    merge_flat(std::move(fresh));
   }
-  logical = {};
-  merge_flat(std::move(fresh));
   tuples_ += 2 * half_;  // the list's entries after the merge
   received_[static_cast<std::size_t>(ph)] = bundle;
 }
