@@ -69,9 +69,10 @@ TEST_CASE("ciosim run -j 2 writes the bytes of -j 1", "[cli][sweep]") {
 
 TEST_CASE("a sweep stopped by SIGINT keeps its finished points, and --resume finishes it", "[cli][sweep]") {
   Workspace w;
-  // Point 2 takes seconds (IEC, 16 MiB, Bx = 1); points 1 and 3 are instant. SIGINT once point 1 is saved.
+  // Point 2 takes seconds (List I/O, 16 MiB, Bx = 1: 65,536 list requests); points 1 and 3 are instant.
+  // SIGINT once point 1 is saved.
   const std::string sweep =
-      "s.toml --set run.algorithm=iec --set workload.bx=1 --set workload.nx=[1024,4194304,2048] -j 1";
+      "s.toml --set run.algorithm=list-io --set workload.bx=1 --set workload.nx=[1024,4194304,2048] -j 1";
   const std::string cmd = "cd '" + w.root.string() + "' && CIOSIM_DATA_DIR='" + (w.root / "data").string() +
                           "' exec '" + CIOSIM_BINARY + "' run -q " + sweep + " --out r >/dev/null 2>&1";
   const pid_t pid = ::fork();
