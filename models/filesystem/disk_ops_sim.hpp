@@ -36,6 +36,9 @@ class DiskOps {
   /// Writes (or reads) `bytes` on `disk`; returns when the operation is complete.
   void run(sg4::Disk* disk, bool write, std::int64_t bytes);
 
+  /// Operations the caller issued itself so far: they stay on its list of activities until it ends.
+  [[nodiscard]] int direct_issued() const { return issued_; }
+
   /// Operations issued by the caller itself before helpers take over: a list this short is walked in
   /// no measurable time. A performance constant, not a model parameter: it changes no simulated time.
   static constexpr int kDirect = 16;
@@ -49,7 +52,7 @@ class DiskOps {
 
   sg4::Host* host_;
   int direct_;
-  int issued_ = 0;
+  int issued_ = 0;      ///< operations issued by the caller itself (at most direct_)
   int helper_ops_ = 0;  ///< operations the current helper has been given
   std::shared_ptr<Channel> channel_;
 };

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "models/filesystem/worker_pool_sim.hpp"
+
 namespace ciosim::nfs {
 
 struct NfsSim::Rpc {
@@ -86,9 +88,10 @@ void NfsSim::start() {
   dirty_items_ = sg4::Semaphore::create(0);
   sg4::Actor::create("nfsd", server_, [this] {
     sg4::Actor::self()->daemonize();
+    filesystem::WorkerPool rpcs(server_, "nfsd-rpc");  // an RPC per worker at a time
     for (;;) {
       Rpc* rpc = server_mailbox()->get<Rpc>();
-      sg4::Actor::create("nfsd-rpc", server_, [this, rpc] { serve(rpc); })->daemonize();
+      rpcs.submit([this, rpc] { return serve(rpc); });
     }
   });
   if (!cfg_.sync_commit()) {
@@ -108,7 +111,7 @@ void NfsSim::start() {
   }
 }
 
-void NfsSim::serve(Rpc* rpc) {
+int NfsSim::serve(Rpc* rpc) {
   const double arrived = now();
   threads_->acquire();
   {
@@ -152,6 +155,7 @@ void NfsSim::serve(Rpc* rpc) {
   sg4::CommPtr reply = rpc->reply->put_async(rpc, reply_bytes);
   reply->wait();
   record_transfer(server_, client, reply, static_cast<std::int64_t>(reply_bytes));
+  return ops.direct_issued();
 }
 
 void NfsSim::round_trip(int rank, bool commit) {

@@ -32,7 +32,9 @@ class NfsSim final : public filesystem::FileSystemSim {
  private:
   void transfer(int rank, std::span<const Extent> regions, const std::byte* wdata, std::byte* rdata);
   void round_trip(int rank, bool commit);
-  void serve(Rpc* rpc);
+  /// Serves one RPC in a worker of the server (models/filesystem/worker_pool_sim.hpp); returns the disk
+  /// operations it issued itself.
+  int serve(Rpc* rpc);
   /// One disk operation on the server's disk through `ops` (an RPC's actor issues its own; the flusher,
   /// which lives for the whole run, hands them to helpers: disk_ops_sim.hpp), recorded in the activity log.
   void disk_io(filesystem::DiskOps& ops, bool write, std::int64_t bytes);

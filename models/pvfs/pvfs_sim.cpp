@@ -18,6 +18,7 @@
 #include <memory>
 
 #include "models/filesystem/disk_ops_sim.hpp"
+#include "models/filesystem/worker_pool_sim.hpp"
 #include "models/pvfs/striping.hpp"
 
 namespace ciosim::pvfs {
@@ -93,7 +94,7 @@ void PvfsSim::charge_cpu(const sg4::MutexPtr& cpu, int cpu_res, double seconds) 
   log().busy(cpu_res, t0, now());
 }
 
-void PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& disk_slots) {
+int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& disk_slots) {
   const PvfsConfig& cfg = cfg_;
   const double arrived = now();
   // The client frees req once the last chunk or the acknowledgement reached it: what the records need
@@ -155,6 +156,7 @@ void PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Sema
     }
   }
   log().span(iod_actor_[k], writing ? "write" : "read", arrived, now(), total, client_rank);
+  return disk_ops.direct_issued();
 }
 
 /// A request's flows to its servers, driven together by the calling rank's actor (no actor per flow):
@@ -329,11 +331,10 @@ void PvfsSim::start() {
       auto cpu = sg4::Mutex::create();
       auto disk_slots = sg4::Semaphore::create(static_cast<unsigned>(slots));
       auto* mb = server_mailbox(h);
+      filesystem::WorkerPool handlers(h, "iod-handler");  // a request per worker at a time
       for (;;) {
         auto* req = mb->get<IoRequest>();
-        sg4::Actor::create("iod-handler", h, [this, req, cpu, disk_slots] {
-          serve_io(req, cpu, disk_slots);
-        })->daemonize();
+        handlers.submit([this, req, cpu, disk_slots] { return serve_io(req, cpu, disk_slots); });
       }
     });
   }

@@ -32,7 +32,9 @@ class PvfsSim final : public filesystem::FileSystemSim {
 
  private:
   void io(int rank, std::span<const Extent> regions, const std::byte* wdata, std::byte* rdata);
-  void serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& disk_slots);
+  /// Serves one request in a worker of its server (models/filesystem/worker_pool_sim.hpp); returns the
+  /// disk operations it issued itself.
+  int serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& disk_slots);
   void charge_cpu(const sg4::MutexPtr& cpu, int cpu_res, double seconds);
   void run_flows(std::span<const std::unique_ptr<IoRequest>> reqs);
   void metadata_round_trip(int rank, const char* what);
