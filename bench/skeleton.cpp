@@ -16,8 +16,9 @@
 //    permanent receiver and are held until they have ended (not detached), rendezvous ones are
 //    put_async + wait, as SimProcess does;
 //  - the PVFS model (models/pvfs/pvfs_sim.cpp): the same splitting by stripe (pvfs::split_by_stripe), a
-//    metadata server as a receiving actor and one CPU worker replying detached, I/O servers that start a
-//    handler actor per request, a server CPU as a mutex, a request's flows of flow_buffer chunks with two
+//    metadata server as a receiving actor and one CPU worker replying detached, I/O servers that serve
+//    each request in a recycled handler actor (models/filesystem/worker_pool_sim.hpp, plain S4U, as the
+//    model does), a server CPU as a mutex, a request's flows of flow_buffer chunks with two
 //    in flight driven together by the rank with wait_any, at most max_outstanding disk I/Os per server,
 //    an acknowledgement after the last chunk is on disk. (The model hands a request's disk operations
 //    past the 16th to helper actors, models/filesystem/disk_ops_sim.hpp; the skeleton's requests have a
@@ -46,6 +47,7 @@
 #include <vector>
 
 #include "config/platform_file.hpp"
+#include "models/filesystem/worker_pool_sim.hpp"
 #include "models/network/network_sim.hpp"
 #include "models/pvfs/striping.hpp"
 
@@ -161,7 +163,8 @@ void charge_cpu(const sg4::MutexPtr& cpu, double seconds) {
   sg4::this_actor::sleep_for(seconds);
 }
 
-void serve_write(IoReq* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& slots) {
+/// Returns the disk operations it issued (all of them, itself), for the server's WorkerPool.
+int serve_write(IoReq* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& slots) {
   const PvfsConfig& cfg = g->pt.ps.pvfs;
   sg4::Disk* disk = sg4::this_actor::get_host()->get_disks().front();
   charge_cpu(cpu, cfg.request_overhead_s + static_cast<double>(req->local_regions) * cfg.region_overhead_s);
@@ -177,6 +180,7 @@ void serve_write(IoReq* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& 
     slots->release();
   }
   req->ack->put(req, static_cast<std::uint64_t>(cfg.request_header));
+  return static_cast<int>(n);
 }
 
 /// A request's flows, driven together (PvfsSim::run_flows): the request, then its chunks with two in
@@ -281,11 +285,10 @@ void start_servers() {
       auto cpu = sg4::Mutex::create();
       auto slots = sg4::Semaphore::create(static_cast<unsigned>(g->pt.ps.pvfs.max_outstanding));
       auto* mb = server_mailbox(h);
+      filesystem::WorkerPool handlers(h, "iod-handler");
       for (;;) {
         auto* req = mb->get<IoReq>();
-        sg4::Actor::create("iod-handler", h, [req, cpu, slots] {
-          serve_write(req, cpu, slots);
-        })->daemonize();
+        handlers.submit([req, cpu, slots] { return serve_write(req, cpu, slots); });
       }
     });
 }
