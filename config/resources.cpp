@@ -10,6 +10,7 @@
 
 #include "algorithms/common/bench_distributions.hpp"
 #include "algorithms/common/distribution.hpp"
+#include "algorithms/iec/iec.hpp"
 #include "algorithms/sequence.hpp"
 #include "algorithms/technique.hpp"
 #include "config/params.hpp"
@@ -45,22 +46,17 @@ double sequence_extent(const std::string& sequence, double step) {
 }
 
 /// The offset-length tuples the technique keeps in lists, of the `tuples` its distribution has. IEC's
-/// inspector holds a block-cyclic list as one period's runs while its replica count Nx/(Np Bx) halves at
-/// every phase down to 1 (algorithms/iec/iec_inspector.cpp, "periodic lists"): its lists, bundles and
-/// plans then keep about 1.5 Np tuples per rank (measured at Np = 1024: 1023 sent, 513 packed), counted
-/// as 2 Np, not one per block. An odd replica count above 1 unrolls the list: one per block again.
+/// inspector holds a block-cyclic list as one period's runs while its replica count halves at every phase
+/// (iec::block_cyclic_stays_periodic): its lists, bundles and plans then keep about 1.5 Np tuples per rank
+/// (measured at Np = 1024: 1023 sent, 513 packed), counted as 2 Np, not one per block. Otherwise the list
+/// is unrolled: one per block again.
 double listed_tuples(const RunSpec& spec, double tuples) {
   const WorkloadSpec& w = spec.workload;
-  const std::int64_t np = spec.ranks;
-  if (spec.algorithm != "iec" || w.kind != "block-cyclic" || np < 1 || w.bx < 1 || w.nx < 1 ||
-      (np & (np - 1)) != 0 || w.nx / w.bx / np < 1 || w.nx % (w.bx * np) != 0)
+  if (spec.algorithm != "iec" || w.kind != "block-cyclic" ||
+      !iec::block_cyclic_stays_periodic(w.nx, spec.ranks, w.bx))
     return tuples;
-  std::int64_t reps = w.nx / w.bx / np;
-  for (std::int64_t half = np; half > 1 && reps > 1; half /= 2) {  // one halving per butterfly phase
-    if (reps % 2 != 0) return tuples;
-    reps /= 2;
-  }
-  return std::min(tuples, 2.0 * static_cast<double>(np) * static_cast<double>(np));
+  const auto np = static_cast<double>(spec.ranks);
+  return std::min(tuples, 2.0 * np * np);
 }
 
 }  // namespace

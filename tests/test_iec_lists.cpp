@@ -107,6 +107,50 @@ TEST_CASE("periodic lists: a block-cyclic list stays one run per stream, 2^(ph+1
   }
 }
 
+TEST_CASE("periodic lists: block_cyclic_stays_periodic says when a list keeps at most 2 Np runs",
+          "[iec][lists]") {
+  // The memory estimate (config/resources.cpp) counts 2 Np tuples per rank where the rule says the list
+  // stays periodic: the inspector must then never hold more runs, and where it says otherwise, a list
+  // holding an entry-run per block must have been unrolled (so the estimate counts them all).
+  int periodic_shapes = 0, unrolled_shapes = 0;
+  for (int np : {2, 4, 8, 16}) {
+    for (std::int64_t bx : {1, 3}) {
+      for (std::int64_t m : {1, 2, 3, 4, 6, 8, 12, 16, 36, 40, 44, 72, 100}) {
+        const std::int64_t nx = static_cast<std::int64_t>(np) * bx * m;
+        if (nx % (2 * np) != 0) continue;  // IEC's own requirement
+        INFO("Nx=" << nx << " Np=" << np << " Bx=" << bx);
+        const Distribution d = block_cyclic(nx, np, bx);
+        std::vector<iec::Inspector> all;
+        std::size_t most_runs = 0;
+        for (int r = 0; r < np; ++r) {
+          all.emplace_back(d, r);
+          most_runs = std::max(most_runs, all.back().list_runs());
+        }
+        for (int ph = 0; ph < all.front().phases(); ++ph) {
+          std::vector<iec::BundlePtr> out;
+          for (auto& i : all) out.push_back(i.outgoing(ph));
+          for (int r = 0; r < np; ++r) {
+            iec::Inspector& i = all[static_cast<std::size_t>(r)];
+            i.incoming(ph, out[std::size_t(iec::partner(r, ph))]);
+            most_runs = std::max(most_runs, i.list_runs());
+          }
+        }
+        if (iec::block_cyclic_stays_periodic(nx, np, bx)) {
+          ++periodic_shapes;
+          CHECK(most_runs <= std::size_t(2 * np));
+        } else if (m > 2 * np) {
+          ++unrolled_shapes;
+          CHECK(most_runs > std::size_t(2 * np));
+        }
+      }
+    }
+  }
+  CHECK(periodic_shapes > 20);
+  CHECK(unrolled_shapes > 5);
+  CHECK_FALSE(iec::block_cyclic_stays_periodic(48, 3, 1));  // Np not a power of two
+  CHECK_FALSE(iec::block_cyclic_stays_periodic(50, 4, 4));  // Nx not a multiple of Np Bx
+}
+
 TEST_CASE("periodic lists: irregular, unsorted and replicated distributions", "[iec][lists]") {
   for (int np : {2, 4, 8, 16})
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {

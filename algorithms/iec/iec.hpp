@@ -33,6 +33,13 @@ std::int64_t recv_offset(int r, int ph, std::int64_t nx, int np);
 /// permute(bin_rank) * Nx/Np (Fig. 2, L8; Table 4): bit-reversed rank over Nph bits.
 std::int64_t file_offset(int r, std::int64_t nx, int np);
 
+/// True when the inspector holds the list of a block-cyclic distribution (Nx entries, Np ranks, blocks of
+/// Bx) in its periodic form through every phase (iec_inspector.cpp, "periodic lists"): Np a power of two,
+/// Nx a multiple of Np·Bx, and the replica count Nx/(Np·Bx) even at every phase's halving while above 1.
+/// A rank's list then holds at most 2·Np runs at any time (tests/test_iec_lists.cpp), which is what the
+/// memory estimate counts (config/resources.cpp).
+bool block_cyclic_stays_periodic(std::int64_t nx, int np, std::int64_t bx);
+
 /// "" when IEC can run `d`, else a one-line reason naming the constraint (power-of-two rank count;
 /// every rank holding Nx/Np^2 entries of each of the Np file chunks of Nx/Np entries).
 /// The test is exact: a partition with Nx/Np entries per rank whose lists split evenly at every butterfly

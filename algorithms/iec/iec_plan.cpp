@@ -57,6 +57,16 @@ std::int64_t buffer_entries(std::int64_t nx, int np) {
   return nx / np + num_phases(np) * (nx / (2 * static_cast<std::int64_t>(np)));  // L1, eq. (2)
 }
 
+bool block_cyclic_stays_periodic(std::int64_t nx, int np, std::int64_t bx) {
+  if (np < 1 || bx < 1 || nx < 1 || (np & (np - 1)) != 0 || nx % (bx * np) != 0) return false;
+  std::int64_t reps = nx / bx / np;
+  for (int half = np; half > 1 && reps > 1; half /= 2) {  // one halving per butterfly phase
+    if (reps % 2 != 0) return false;
+    reps /= 2;
+  }
+  return true;
+}
+
 std::int64_t recv_offset(int r, int ph, std::int64_t nx, int np) {
   require_rank(r, np, "recv_offset");
   const int nph = num_phases(np);
