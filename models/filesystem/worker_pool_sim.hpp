@@ -2,9 +2,9 @@
 //
 // A PVFS I/O daemon and an NFS server serve each request in an actor of its own, so that requests
 // proceed concurrently as the real servers' threads or state machines let them. Starting and ending a
-// SimGrid actor costs the simulator far more than the request's few activities: a stack mapped with a
-// guard page (an mmap and an mprotect), a context, the actor's bookkeeping and its clean-up (List I/O's
-// 4-byte regions make 2,048,000 requests at 500 MiB; docs/benchmarks.md).
+// SimGrid actor costs the simulator far more than the request's few activities: a stack allocated and
+// its guard page protected (an mprotect each way), a context, the actor's bookkeeping and its clean-up
+// (List I/O's 4-byte regions make 2,048,000 requests at 500 MiB; docs/benchmarks.md).
 //
 // A WorkerPool hands each request to an idle worker of the server and starts a new worker only when
 // none is idle, so no request ever waits for a worker: the servers' concurrency, and every simulated
