@@ -27,9 +27,9 @@ struct Request {
 /// What happened, in the order the actors did it: (instant, what, client, request index).
 using Events = std::vector<std::tuple<double, std::string, int, int>>;
 
-/// One server with its clients on one host; requests are served by an actor each (the reference) or by
-/// the pool. A request takes the server's CPU (a mutex) for 1 ms, then writes `bytes` on the disk and
-/// replies.
+/// Two servers and their clients on one host, sharing its CPU and disk; requests are served by an actor
+/// each (the reference) or by the pool. A request takes the CPU (a mutex; 1 ms for every fourth request),
+/// then writes `bytes` on the disk and replies.
 struct Side {
   sg4::Host* host = nullptr;
   sg4::Disk* disk = nullptr;
