@@ -7,15 +7,13 @@
 #include <vector>
 
 #include "models/filesystem/disk_ops_sim.hpp"
+#include "tests/sim_engine.hpp"
 
 namespace sg4 = simgrid::s4u;
 using ciosim::filesystem::DiskOps;
 
 TEST_CASE("disk operations through DiskOps start and end when direct ones would", "[model][disk]") {
-  int argc = 1;
-  char name[] = "test";
-  char* argv[] = {name, nullptr};
-  sg4::Engine engine(&argc, argv);
+  ciosim::test::SimEngine engine;
   auto* zone = sg4::create_full_zone("zone");
   // Two identical hosts, each with a disk shared by two actors: on host "direct" both issue their own
   // operations; on host "helped" the first goes through DiskOps (no direct operations, so helpers from
@@ -53,7 +51,7 @@ TEST_CASE("disk operations through DiskOps start and end when direct ones would"
     body(d_helped, &ops, &helped_a, 0);
   });
   sg4::Actor::create("b", helped, [&] { body(d_helped, nullptr, &helped_b, 5); });
-  engine.run();
+  engine->run();
   REQUIRE(direct_a.size() == kOps);
   REQUIRE(helped_a.size() == kOps);
   CHECK(helped_a == direct_a);
@@ -65,11 +63,7 @@ TEST_CASE("disk operations through DiskOps start and end when direct ones would"
 TEST_CASE("a daemon killed while DiskOps serves it lets the simulation end", "[model][disk]") {
   // The end of a simulation kills daemons wherever they are; one blocked in DiskOps::run must unwind
   // without a simcall (with thread contexts one hung there). Thread contexts on purpose.
-  int argc = 2;
-  char name[] = "test";
-  char cfg[] = "--cfg=contexts/factory:thread";
-  char* argv[] = {name, cfg, nullptr};
-  sg4::Engine engine(&argc, argv);
+  ciosim::test::SimEngine engine(ciosim::test::SimEngine::Contexts::threads);
   auto* zone = sg4::create_full_zone("zone");
   sg4::Host* host = zone->create_host("host", 1e9);
   sg4::Disk* disk = host->create_disk("disk", 1e8, 1e8)->seal();
@@ -84,7 +78,7 @@ TEST_CASE("a daemon killed while DiskOps serves it lets the simulation end", "[m
     }
   });
   sg4::Actor::create("main", host, [] { sg4::this_actor::sleep_for(0.055); });
-  engine.run();
+  engine->run();
   CHECK(sg4::Engine::get_clock() == Approx(0.055));
   CHECK(done == 5);
 }

@@ -10,6 +10,7 @@
 
 #include "models/filesystem/disk_ops_sim.hpp"
 #include "models/filesystem/worker_pool_sim.hpp"
+#include "tests/sim_engine.hpp"
 
 namespace sg4 = simgrid::s4u;
 using ciosim::filesystem::DiskOps;
@@ -59,13 +60,8 @@ struct Side {
 }  // namespace
 
 TEST_CASE("a worker pool serves every request at the instants of an actor per request", "[model][pool]") {
-  // Thread contexts: the servers and idle workers are daemons killed at the end, and exceptions thrown
-  // across SimGrid's raw context switches confuse the sanitizers (.ci/run).
-  int argc = 2;
-  char name[] = "test";
-  char cfg[] = "--cfg=contexts/factory:thread";
-  char* argv[] = {name, cfg, nullptr};
-  sg4::Engine engine(&argc, argv);
+  // Thread contexts: the servers and idle workers are daemons killed at the end (sim_engine.hpp).
+  ciosim::test::SimEngine engine(ciosim::test::SimEngine::Contexts::threads);
   auto* zone = sg4::create_full_zone("zone");
   Side fresh, pooled;
   fresh.host = zone->create_host("fresh", 1e9);
@@ -120,7 +116,7 @@ TEST_CASE("a worker pool serves every request at the instants of an actor per re
       });
     }
   }
-  engine.run();
+  engine->run();
   REQUIRE(fresh.events.size() > 3 * kClients * kRequests);
   REQUIRE(pooled.events.size() == fresh.events.size());
   CHECK(pooled.events == fresh.events);  // (a worker started one scheduling round late fails here)
