@@ -90,14 +90,8 @@ MpiRun launch(const Launcher& l, const ValidateOptions& opt, int ranks, const st
   program.insert(program.end(), extra.begin(), extra.end());
   const std::vector<std::string> argv = launch_command(l, ranks, opt.mpi, launcher_args, program);
   if (command) *command = shell_join(argv);
-  // ciosim-mpi creates only the last level of its directories, so that a rank that starts after a stop
-  // cannot recreate the removed workspace (app/cleanup.cpp): the directories are made here.
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  for (std::size_t i = 0; i + 1 < extra.size(); ++i)
-    if (extra[i] == "--trace-dir" || extra[i] == "--export-dir" || extra[i] == "--work-dir")
-      fs::create_directories(extra[i + 1], ec);
   const LaunchResult r = run_logged(argv, log);
+  std::error_code ec;
   if (!fs::exists(out / "results.json", ec))
     throw PointFailed("the MPI run failed (exit " + std::to_string(r.exit_code) +
                       "): " + tail_lines(r.output, 4) + " [command: " + shell_join(argv) + "]");
@@ -217,6 +211,11 @@ int validate_command(const ValidateOptions& opt) {
   (void)mpi_binary();  // fail before simulating when ciosim-mpi is missing
   Workspace ws(out);
   const fs::path work = opt.work_dir.empty() ? ws / "work" : fs::path(opt.work_dir);
+  // ciosim-mpi makes only the last level of the directories it is given, so that a rank started after a
+  // stop cannot recreate the removed workspace (app/cleanup.cpp). All of them lie in the workspace but
+  // a --work-dir, whose parents are made here.
+  std::error_code work_ec;
+  fs::create_directories(work, work_ec);
   const auto say = [&](const std::string& msg) {
     if (!opt.quiet) std::cerr << "ciosim: " << msg << std::endl;
   };
