@@ -121,13 +121,14 @@ std::vector<std::byte> expected_file(const Distribution& d, FileLayout layout, s
 std::string why_not_elided(const TechniqueInfo& t, bool sequence);
 
 /// run.payload = auto's rule for a technique that can run elided: elided from 1 GiB of data, when its
-/// pieces (the distribution's tuples, every replica counted) average at least 4 KiB, since a piece costs
-/// the simulator about 64 bytes (payload::PieceMap) and a finer distribution would cost more than its bytes.
-bool auto_elided(double data_bytes, double pieces);
+/// regions (the distribution's tuples, every replica counted) average at least 4 KiB. The techniques copy
+/// region by region in either mode, and an elided copy is a piece-map operation where bytes make a short
+/// memmove: two-phase at Bx = 1 runs 3.7x slower elided (docs/benchmarks.md, 2026-11-26 third session).
+bool auto_elided(double data_bytes, double regions);
 /// Resident bytes per piece of an elided buffer, for memory estimates: a node of payload::PieceMap's
-/// std::map is 32 B of tree links and colour plus 24 B of key and entry, 56 B, which glibc's malloc hands out
-/// as a 64 B chunk (derived from the structure, not measured alone).
-constexpr double kBytesPerPiece = 64;
+/// std::map is 32 B of tree links and colour plus 8 B of key and 32 B of piece, 72 B, which glibc's malloc
+/// hands out as an 80 B chunk (derived from the structure, not measured alone).
+constexpr double kBytesPerPiece = 80;
 
 /// make_local_data as an elided buffer (algorithms/common/payload.hpp): the same bytes, as their sources.
 payload::Buffer make_local_payload(const Distribution& d, int rank, std::int64_t element_size,

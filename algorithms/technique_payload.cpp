@@ -37,10 +37,10 @@ std::string why_not_elided(const TechniqueInfo& t, bool sequence) {
   return "";
 }
 
-bool auto_elided(double data_bytes, double pieces) {
+bool auto_elided(double data_bytes, double regions) {
   constexpr double kAutoBytes = 1024.0 * 1024 * 1024;
-  constexpr double kAutoPieceBytes = 4096;
-  return data_bytes >= kAutoBytes && data_bytes >= pieces * kAutoPieceBytes;
+  constexpr double kAutoRegionBytes = 4096;
+  return data_bytes >= kAutoBytes && data_bytes >= regions * kAutoRegionBytes;
 }
 
 payload::Buffer make_local_payload(const Distribution& d, int rank, std::int64_t element_size,

@@ -59,13 +59,25 @@ double listed_tuples(const RunSpec& spec, double tuples) {
   return std::min(tuples, 2.0 * np * np);
 }
 
+/// The pieces payload::append makes of a rank's entries: one replica's tuples joined, times the replicas;
+/// a replica that is one run joins with the others into one strided piece.
+double elided_pieces(const Datatype& dt) {
+  std::vector<payload::Piece> one;
+  for (const Tuple& t : dt.tuples) payload::append(one, payload::Piece{t.length, t.offset});
+  const auto replicas = static_cast<double>(std::max<std::int64_t>(dt.count, 1));
+  if (one.size() == 1 && !one.front().strided()) return 1;
+  return static_cast<double>(one.size()) * replicas;
+}
+
 }  // namespace
 
 WorkloadSize distribution_size(const Distribution& d) {
-  WorkloadSize size{static_cast<double>(d.nx), 0, true};
-  for (const Datatype& dt : d.per_rank)
+  WorkloadSize size{static_cast<double>(d.nx), 0, 0, true};
+  for (const Datatype& dt : d.per_rank) {
     size.tuples +=
         static_cast<double>(dt.tuples.size()) * static_cast<double>(std::max<std::int64_t>(dt.count, 1));
+    size.pieces += elided_pieces(dt);
+  }
   return size;
 }
 
@@ -86,11 +98,12 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const Distribution& d) {
 MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
   const double file = size.entries * static_cast<double>(spec.workload.element_size);
   const double tuples = size.tuples;
-  // Elided payloads (run.payload): the same copies of the data, each a piece per tuple instead of its
-  // bytes. A kind whose tuples come with its distribution is estimated as bytes until they are known.
+  // Elided payloads (run.payload): the same copies of the data, each its pieces instead of its bytes. A
+  // kind whose tuples come with its distribution is estimated as bytes until they are known.
   const bool elided = spec.payload == PayloadChoice::Elided || auto_chooses_elided(spec, size);
+  const double pieces = size.pieces;
   const double payload =
-      payload_factor(spec.algorithm) * (elided ? kBytesPerPiece * tuples : file);  // doubles: no wrap-around
+      payload_factor(spec.algorithm) * (elided ? kBytesPerPiece * pieces : file);  // doubles: no wrap-around
   const double lists = kPerTuple * listed_tuples(spec, tuples);
   // An operation sequence keeps every step it writes in the file store (one step is counted above), and
   // view-based I/O's pools hold real bytes: up to hints.vb_pool_size per aggregator, at most the file.
@@ -113,7 +126,7 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
              " file (file store, verification copy, ranks' data, " + spec.algorithm + "'s buffers)";
   if (elided)
     e.detail = format_bytes(e.bytes) + ": " + buf + " x " +
-               format_bytes(static_cast<std::int64_t>(std::min(kBytesPerPiece * tuples, 9.2e18))) +
+               format_bytes(static_cast<std::int64_t>(std::min(kBytesPerPiece * pieces, 9.2e18))) +
                " of elided pieces (file store, ranks' data, " + spec.algorithm + "'s buffers)";
   if (steps > 0)
     e.detail += " + " + format_bytes(static_cast<std::int64_t>(std::min(steps, 9.2e18))) +
@@ -138,6 +151,7 @@ WorkloadSize workload_size(const WorkloadSpec& w, int ranks) {
   if (w.kind == "block-cyclic") {
     s.entries = d(w.nx);
     s.tuples = s.entries / std::max(d(w.bx), 1.0);  // one tuple per block
+    s.pieces = std::min(np, s.tuples);              // a rank's blocks: one strided piece
   } else if (w.kind == "block3d") {
     s.entries = d(w.nx) * d(w.ny) * d(w.nz);
     // Per rank one tuple per row of its block (rows along z split), or per plane, or one (block3d()).
@@ -163,6 +177,7 @@ WorkloadSize workload_size(const WorkloadSpec& w, int ranks) {
     s.exact = false;
     s.entries = w.kind == "mesh" ? d(w.nx) * d(w.load) : d(w.nx);
   }
+  if (w.kind != "block-cyclic") s.pieces = s.tuples;  // rows or tiles, not counted as joined: at most this
   return s;
 }
 

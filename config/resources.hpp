@@ -21,6 +21,10 @@ struct MemoryEstimate {
 struct WorkloadSize {
   double entries = 0;
   double tuples = 0;
+  /// The elided pieces of the ranks' data (payload::append's joins: equal runs of x at a constant stride
+  /// are one piece, so a rank's block-cyclic data is one): what an elided point's buffers hold at least.
+  /// The closed forms count one per rank for block-cyclic and `tuples` for the other kinds.
+  double pieces = 0;
   /// True when `tuples` is the workload's own count; false for the kinds whose tuples are known only once
   /// their distribution is built (irregular, lists, mesh): then `tuples` is 0, a lower bound.
   bool exact = false;

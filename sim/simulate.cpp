@@ -257,7 +257,8 @@ RunResult simulate(const RunSpec& spec) {
     return elided ? make_local_payload(dist, rank, es) : payload::Buffer(make_local_data(dist, rank, es));
   };
   const auto same = [&](const payload::Buffer& a, const payload::Buffer& b) {
-    return elided ? payload::pieces(a) == payload::pieces(b) : std::ranges::equal(a.span(), b.span());
+    return elided ? payload::same_contents(payload::pieces(a), payload::pieces(b))
+                  : std::ranges::equal(a.span(), b.span());
   };
   const auto export_file = [&](const filesystem::FileStore& file) {
     if (!spec.export_file.empty()) file.export_to(spec.export_file);  // bytes only (payload_elided)
@@ -293,7 +294,7 @@ RunResult simulate(const RunSpec& spec) {
           tech.run(p, in, local);
         },
         [&](const filesystem::FileStore& file) {
-          verified = elided ? file.pieces() == expected_pieces(dist, tech.layout, es)
+          verified = elided ? payload::same_contents(file.pieces(), expected_pieces(dist, tech.layout, es))
                             : file.bytes() == expected_file(dist, tech.layout, es);
           export_file(file);
         });

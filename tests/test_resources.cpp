@@ -22,6 +22,16 @@ RunSpec point(const std::string& algorithm, std::int64_t nx) {
   return r;
 }
 
+/// A compare-study point: 16 ranks on 16 nodes, Bx = 1.
+RunSpec fine_on_16(const std::string& algorithm, std::int64_t nx, PayloadChoice payload) {
+  RunSpec r = point(algorithm, nx);
+  r.ranks = 16;
+  r.platform.nodes = 16;
+  r.workload.bx = 1;
+  r.payload = payload;
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("estimate_memory: grows with the file, more for the butterfly techniques") {
@@ -40,11 +50,7 @@ TEST_CASE("estimate_memory: grows with the file, more for the butterfly techniqu
 TEST_CASE("estimate_memory: IEC's periodic lists keep about 2 Np tuples per rank, not one per block") {
   // compare-500mb's Bx = 1 point: 131,072,000 entries on 16 ranks, measured at 3.40 GiB resident
   // (docs/benchmarks.md, 2026-11-26); one tuple per entry at 48 B would add 5.9 GiB.
-  RunSpec iec = point("iec", 131072000);
-  iec.ranks = 16;
-  iec.platform.nodes = 16;
-  iec.workload.bx = 1;
-  iec.payload = PayloadChoice::Bytes;
+  RunSpec iec = fine_on_16("iec", 131072000, PayloadChoice::Bytes);
   const WorkloadSize size = workload_size(iec.workload, iec.ranks);
   const auto e = estimate_memory(iec, size);
   CHECK(e.bytes > 7 * (500LL << 20));
@@ -113,4 +119,30 @@ TEST_CASE("parse_size: bytes with binary and decimal units, errors name the valu
   CHECK(format_bytes(1536) == "1.5 KiB");
   CHECK(format_bytes(100) == "100 B");
   CHECK(physical_memory() > 0);
+}
+
+TEST_CASE("estimate_memory: an elided rank's block-cyclic data is one strided piece, not one per block") {
+  // compare-100mb's Bx = 1 point elided: measured 35 MiB resident for Block I/O and IEC (docs/benchmarks.md,
+  // 2026-11-26 third session); a piece per block would be 26 M pieces, gigabytes.
+  const RunSpec block = fine_on_16("block", 26214400, PayloadChoice::Elided);
+  const WorkloadSize closed = workload_size(block.workload, block.ranks);
+  CHECK(closed.pieces == 16);
+  CHECK(closed.tuples == 26214400);
+  const WorkloadSize built = distribution_size(block_cyclic(block.workload.nx, 16, 1));
+  CHECK(built.pieces == 16);
+  CHECK(built.tuples == 26214400);
+  const MemoryEstimate elided = estimate_memory(block, closed);
+  INFO(elided.detail);
+  CHECK(elided.detail.find("2.5 x 1.2 KiB of elided pieces") != std::string::npos);  // 16 x 80 B
+  RunSpec bytes = block;
+  bytes.payload = PayloadChoice::Bytes;
+  CHECK(estimate_memory(bytes, closed).bytes - elided.bytes > 2 * (100LL << 20));
+  // Two tuples a replica that do not join (a run of 1 and one of 2) stay two pieces a replica.
+  Distribution d;
+  d.nx = 64;
+  d.per_rank = {Datatype{{{0, 1}, {2, 2}}, 16, 4}};
+  CHECK(distribution_size(d).pieces == 32);
+  // Two tuples that continue each other are one run a replica: the replicas join into one piece.
+  d.per_rank = {Datatype{{{0, 1}, {1, 2}}, 16, 4}};
+  CHECK(distribution_size(d).pieces == 1);
 }

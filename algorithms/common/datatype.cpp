@@ -130,6 +130,37 @@ void for_each_region(std::int64_t buffer_bytes, const Datatype& dt, std::int64_t
   }
 }
 
+/// True when both spans are elided and do not overlap: a pack or unpack may then gather all of its source's
+/// pieces before it assigns any (one map operation per region instead of a copy per region).
+bool elided_apart(std::span<const std::byte> a, std::span<const std::byte> b) {
+  return payload::is_elided(a) && payload::is_elided(b) &&
+         (a.data() + a.size() <= b.data() || b.data() + b.size() <= a.data());
+}
+
+/// Hands out a sequence of pieces front to back, `n` bytes at a time.
+class PieceReader {
+ public:
+  explicit PieceReader(std::span<const payload::Piece> ps) : ps_(ps) {}
+  /// Appends the next n bytes' pieces to `out` (as many bytes as are left, at most).
+  void take(std::int64_t n, std::vector<payload::Piece>& out) {
+    while (n > 0 && i_ < ps_.size()) {
+      const std::int64_t t = std::min(n, ps_[i_].length - off_);
+      payload::append_slice(out, ps_[i_], off_, t);
+      n -= t;
+      off_ += t;
+      if (off_ == ps_[i_].length) {
+        ++i_;
+        off_ = 0;
+      }
+    }
+  }
+
+ private:
+  std::span<const payload::Piece> ps_;
+  std::size_t i_ = 0;
+  std::int64_t off_ = 0;
+};
+
 }  // namespace
 
 void pack(std::span<const std::byte> src, const Datatype& dt, std::int64_t element_size,
@@ -137,7 +168,15 @@ void pack(std::span<const std::byte> src, const Datatype& dt, std::int64_t eleme
   const auto n = [](std::int64_t v) { return static_cast<std::size_t>(v); };
   const std::int64_t src_size = static_cast<std::int64_t>(src.size());
   const std::int64_t out_size = static_cast<std::int64_t>(out.size());
-  if (payload::is_elided(src) || payload::is_elided(out))  // pieces, region by region
+  if (elided_apart(src, out)) {  // the regions' pieces gathered in order, then assigned at once
+    thread_local std::vector<payload::Piece> ps;
+    ps.clear();
+    for_each_region(src_size, dt, element_size, out_size, "pack",
+                    [&](std::int64_t off, std::int64_t, std::int64_t len) {
+                      payload::append_pieces(ps, src.subspan(n(off), n(len)));
+                    });
+    payload::assign(out, ps);
+  } else if (payload::is_elided(src) || payload::is_elided(out))  // pieces, region by region
     for_each_region(src_size, dt, element_size, out_size, "pack",
                     [&](std::int64_t off, std::int64_t pos, std::int64_t len) {
                       payload::copy(out.subspan(n(pos), n(len)), src.subspan(n(off), n(len)));
@@ -154,7 +193,19 @@ void unpack(std::span<const std::byte> in, const Datatype& dt, std::int64_t elem
   const auto n = [](std::int64_t v) { return static_cast<std::size_t>(v); };
   const std::int64_t dst_size = static_cast<std::int64_t>(dst.size());
   const std::int64_t in_size = static_cast<std::int64_t>(in.size());
-  if (payload::is_elided(in) || payload::is_elided(dst))
+  if (elided_apart(in, dst)) {  // the packed pieces read once, then each region assigned its share
+    thread_local std::vector<payload::Piece> all;
+    thread_local std::vector<payload::Piece> one;
+    all.clear();
+    payload::append_pieces(all, in);
+    PieceReader reader(all);
+    for_each_region(dst_size, dt, element_size, in_size, "unpack",
+                    [&](std::int64_t off, std::int64_t, std::int64_t len) {
+                      one.clear();
+                      reader.take(len, one);
+                      payload::assign(dst.subspan(n(off), n(len)), one);
+                    });
+  } else if (payload::is_elided(in) || payload::is_elided(dst))
     for_each_region(dst_size, dt, element_size, in_size, "unpack",
                     [&](std::int64_t off, std::int64_t pos, std::int64_t len) {
                       payload::copy(dst.subspan(n(off), n(len)), in.subspan(n(pos), n(len)));

@@ -72,7 +72,143 @@ std::int64_t length_of(std::span<const Piece> ps) {
   return n;
 }
 
+// ---- pieces
+
+bool join(Piece& left, const Piece& right) {
+  if (right.length <= 0) return true;
+  if (left.length <= 0) {
+    left = right;
+    return true;
+  }
+  if (!left.strided() && !right.strided()) {
+    if ((left.source == kUndefined && right.source == kUndefined) ||
+        continues(left.source, left.length, right.source)) {
+      left.length += right.length;
+      return true;
+    }
+    if (left.source >= 0 && right.source >= 0 && left.length == right.length) {  // two runs: a strided piece
+      left = Piece{2 * left.length, left.source, left.length, right.source - left.source};
+      return true;
+    }
+    return false;
+  }
+  if (left.strided()) {  // one more run, or more runs of the same shape
+    const bool same_shape = right.strided() ? right.block == left.block && right.stride == left.stride
+                                            : right.source >= 0 && right.length == left.block;
+    if (same_shape && right.source == left.source + left.runs() * left.stride) {
+      left.length += right.length;
+      return true;
+    }
+    return false;
+  }
+  // a run, then a strided piece it is the first run of
+  if (left.source >= 0 && left.length == right.block && right.source == left.source + right.stride) {
+    left = Piece{left.length + right.length, left.source, right.block, right.stride};
+    return true;
+  }
+  return false;
+}
+
+void append(std::vector<Piece>& out, Piece p) {
+  if (p.length <= 0) return;
+  if (!out.empty() && join(out.back(), p)) return;
+  out.push_back(p);
+}
+
+void append_slice(std::vector<Piece>& out, const Piece& p, std::int64_t off, std::int64_t len) {
+  if (len <= 0) return;
+  if (!p.strided()) {
+    append(out, Piece{len, shifted(p.source, off)});
+    return;
+  }
+  const std::int64_t b = p.block;
+  std::int64_t run = off / b;
+  if (const std::int64_t in = off % b; in != 0) {  // the end of a run
+    const std::int64_t n = std::min(b - in, len);
+    append(out, Piece{n, p.source + run * p.stride + in});
+    len -= n;
+    ++run;
+  }
+  if (const std::int64_t whole = len / b; whole > 0) {
+    append(out, whole == 1 ? Piece{b, p.source + run * p.stride}
+                           : Piece{whole * b, p.source + run * p.stride, b, p.stride});
+    run += whole;
+    len -= whole * b;
+  }
+  if (len > 0) append(out, Piece{len, p.source + run * p.stride});  // the start of a run
+}
+
+namespace {
+
+/// Walks a sequence of pieces byte range by byte range: the run of consecutive sources it stands in.
+class Walker {
+ public:
+  explicit Walker(std::span<const Piece> ps) : ps_(ps) { skip_empty(); }
+  bool done() const { return i_ == ps_.size(); }
+  const Piece& piece() const { return ps_[i_]; }
+  std::int64_t offset() const { return off_; }
+  /// Bytes left in the current run.
+  std::int64_t run_left() const {
+    const Piece& p = piece();
+    return p.strided() ? p.block - off_ % p.block : p.length - off_;
+  }
+  /// The source of the current byte.
+  std::int64_t source() const {
+    const Piece& p = piece();
+    return p.strided() ? p.source + off_ / p.block * p.stride + off_ % p.block : shifted(p.source, off_);
+  }
+  void advance(std::int64_t n) {
+    off_ += n;
+    if (off_ == piece().length) {
+      ++i_;
+      off_ = 0;
+      skip_empty();
+    }
+  }
+
+ private:
+  void skip_empty() {
+    while (i_ < ps_.size() && ps_[i_].length <= 0) ++i_;
+  }
+  std::span<const Piece> ps_;
+  std::size_t i_ = 0;
+  std::int64_t off_ = 0;
+};
+
+}  // namespace
+
+bool same_contents(std::span<const Piece> a, std::span<const Piece> b) {
+  Walker x(a);
+  Walker y(b);
+  while (!x.done() && !y.done()) {
+    const Piece& p = x.piece();
+    const Piece& q = y.piece();
+    if (x.source() != y.source()) return false;
+    if (p.strided() && q.strided() && p.block == q.block && p.stride == q.stride &&
+        x.offset() % p.block == 0 && y.offset() % q.block == 0) {  // whole runs of the same shape at once
+      const std::int64_t n = std::min(p.length - x.offset(), q.length - y.offset());
+      x.advance(n);
+      y.advance(n);
+      continue;
+    }
+    const std::int64_t n = std::min(x.run_left(), y.run_left());
+    x.advance(n);
+    y.advance(n);
+  }
+  return x.done() && y.done();
+}
+
 // ---- PieceMap
+
+void PieceMap::place_slice(std::int64_t at, const Piece& p, std::int64_t off, std::int64_t len) {
+  std::vector<Piece> parts;
+  append_slice(parts, p, off, len);
+  auto hint = map_.lower_bound(at);
+  for (const Piece& q : parts) {
+    hint = std::next(map_.emplace_hint(hint, at, q));
+    at += q.length;
+  }
+}
 
 void PieceMap::erase(std::int64_t pos, std::int64_t len) {
   if (len <= 0) return;
@@ -80,58 +216,56 @@ void PieceMap::erase(std::int64_t pos, std::int64_t len) {
   auto it = map_.lower_bound(pos);
   if (it != map_.begin()) {
     auto prev = std::prev(it);
-    const std::int64_t prev_end = prev->first + prev->second.length;
-    if (prev_end > pos) {
-      if (prev_end > end)
-        map_.emplace_hint(it, end, Entry{prev_end - end, shifted(prev->second.source, end - prev->first)});
-      prev->second.length = pos - prev->first;
+    const std::int64_t start = prev->first;
+    const std::int64_t prev_end = start + prev->second.length;
+    if (prev_end > pos) {  // an entry that starts before pos: keep its parts outside [pos, end)
+      const Piece whole = prev->second;
+      map_.erase(prev);
+      place_slice(start, whole, 0, pos - start);
+      if (prev_end > end) place_slice(end, whole, end - start, prev_end - end);
     }
   }
   it = map_.lower_bound(pos);
   while (it != map_.end() && it->first < end) {
-    const std::int64_t it_end = it->first + it->second.length;
-    if (it_end > end) {
-      map_.emplace(end, Entry{it_end - end, shifted(it->second.source, end - it->first)});
-    }
+    const std::int64_t start = it->first;
+    const std::int64_t it_end = start + it->second.length;
+    const Piece whole = it->second;
     it = map_.erase(it);
+    if (it_end > end) {
+      place_slice(end, whole, end - start, it_end - end);
+      break;
+    }
   }
 }
 
-void PieceMap::merge_left(std::map<std::int64_t, Entry>::iterator it) {
+void PieceMap::merge_left(Map::iterator it) {
   if (it == map_.begin() || it == map_.end()) return;
   auto prev = std::prev(it);
-  if (prev->first + prev->second.length == it->first &&
-      continues(prev->second.source, prev->second.length, it->second.source)) {
-    prev->second.length += it->second.length;
-    map_.erase(it);
-  }
+  if (prev->first + prev->second.length == it->first && join(prev->second, it->second)) map_.erase(it);
 }
 
 void PieceMap::assign(std::int64_t pos, std::span<const Piece> pieces) {
   const std::int64_t len = length_of(pieces);
   erase(pos, len);
   std::int64_t at = pos;
-  auto hint = map_.lower_bound(pos);
-  std::map<std::int64_t, Entry>::iterator last = map_.end();
+  const auto next = map_.lower_bound(pos);  // nothing lies in [pos, pos + len) any more
+  // The entry a new piece may join: the one ending at pos, then the last one placed.
+  auto last = next == map_.begin() ? map_.end() : std::prev(next);
+  if (last != map_.end() && last->first + last->second.length != pos) last = map_.end();
   for (const Piece& p : pieces) {
-    if (p.length > 0 && p.source != kUndefined) {
-      if (last != map_.end() && last->first + last->second.length == at &&
-          continues(last->second.source, last->second.length, p.source)) {
-        last->second.length += p.length;
-      } else {
-        last = map_.emplace_hint(hint, at, Entry{p.length, p.source});
-        merge_left(last);
-        last = std::prev(map_.upper_bound(at));
-      }
+    if (p.length <= 0) continue;
+    if (p.source == kUndefined) {
+      last = map_.end();
+    } else if (last == map_.end() || !join(last->second, p)) {
+      last = map_.emplace_hint(next, at, p);
     }
     at += p.length;
   }
-  merge_left(map_.lower_bound(pos + len));
+  merge_left(next);
 }
 
-std::vector<Piece> PieceMap::extract(std::int64_t pos, std::int64_t len) const {
-  std::vector<Piece> out;
-  if (len <= 0) return out;
+void PieceMap::extract_into(std::vector<Piece>& out, std::int64_t pos, std::int64_t len) const {
+  if (len <= 0) return;
   const std::int64_t end = pos + len;
   auto it = map_.upper_bound(pos);
   if (it != map_.begin()) --it;
@@ -141,10 +275,15 @@ std::vector<Piece> PieceMap::extract(std::int64_t pos, std::int64_t len) const {
     const std::int64_t hi = std::min(it->first + it->second.length, end);
     if (hi <= lo) continue;
     if (lo > at) append(out, Piece{lo - at, kUndefined});
-    append(out, Piece{hi - lo, shifted(it->second.source, lo - it->first)});
+    append_slice(out, it->second, lo - it->first, hi - lo);
     at = hi;
   }
   if (at < end) append(out, Piece{end - at, kUndefined});
+}
+
+std::vector<Piece> PieceMap::extract(std::int64_t pos, std::int64_t len) const {
+  std::vector<Piece> out;
+  extract_into(out, pos, len);
   return out;
 }
 
@@ -152,18 +291,6 @@ std::int64_t PieceMap::end() const {
   if (map_.empty()) return 0;
   const auto& last = *map_.rbegin();
   return last.first + last.second.length;
-}
-
-void append(std::vector<Piece>& out, Piece p) {
-  if (p.length <= 0) return;
-  if (!out.empty()) {
-    Piece& b = out.back();
-    if ((b.source == kUndefined && p.source == kUndefined) || continues(b.source, b.length, p.source)) {
-      b.length += p.length;
-      return;
-    }
-  }
-  out.push_back(p);
 }
 
 // ---- mode
@@ -245,11 +372,17 @@ void Buffer::release() {
 
 // ---- copies
 
-std::vector<Piece> pieces(std::span<const std::byte> elided) {
-  if (elided.empty()) return {};
+void append_pieces(std::vector<Piece>& out, std::span<const std::byte> elided) {
+  if (elided.empty()) return;
   if (!is_elided(elided)) throw std::logic_error("payload::pieces: the span is not an elided buffer");
   const Arena& a = arena();
-  return a.map.extract(a.position(elided.data()), static_cast<std::int64_t>(elided.size()));
+  a.map.extract_into(out, a.position(elided.data()), static_cast<std::int64_t>(elided.size()));
+}
+
+std::vector<Piece> pieces(std::span<const std::byte> elided) {
+  std::vector<Piece> out;
+  append_pieces(out, elided);
+  return out;
 }
 
 void assign(std::span<std::byte> elided, std::span<const Piece> ps) {
@@ -286,7 +419,9 @@ void copy_elided(std::span<std::byte> to, std::span<const std::byte> from) {
     assign(to, std::span(&p, 1));
     return;
   }
-  const std::vector<Piece> ps = pieces(from);
+  thread_local std::vector<Piece> ps;  // kept: a copy per entry would otherwise allocate per entry
+  ps.clear();
+  append_pieces(ps, from);
   if (!to_elided) {
     std::size_t pos = 0;
     for (const Piece& p : ps) {
@@ -308,7 +443,7 @@ void Builder::append(std::span<const std::byte> from) {
   if (size_ == 0) elided_ = e;
   if (e != elided_) throw std::logic_error("payload::Builder: elided and real bytes appended to one buffer");
   if (e)
-    for (const Piece& p : pieces(from)) payload::append(pieces_, p);
+    append_pieces(pieces_, from);
   else
     bytes_.insert(bytes_.end(), from.begin(), from.end());
   size_ += from.size();

@@ -38,15 +38,24 @@ constexpr std::int64_t kLiteral = -3;
 /// The most real bytes one payload::copy puts into an elided buffer as literals (headers, not data).
 constexpr std::size_t kMaxLiteralBytes = 256;
 
-/// `length` bytes holding sources [source, source + length), or kZero / kUndefined bytes.
+/// `length` bytes holding sources [source, source + length), or kZero / kUndefined bytes; or, when
+/// `block` is not 0, a strided piece: length / block runs (at least two) of `block` bytes each, run k
+/// holding sources [source + k * stride, source + k * stride + block) (bytes of x only). A rank's
+/// block-cyclic data is one strided piece however many blocks it has.
 struct Piece {
   std::int64_t length = 0;
   std::int64_t source = kUndefined;
+  std::int64_t block = 0;   ///< 0: one run; else the bytes of each run (length is a multiple of it)
+  std::int64_t stride = 0;  ///< strided: the distance between the sources of consecutive runs (!= block)
   bool operator==(const Piece&) const = default;
+  bool strided() const { return block != 0; }
+  /// The runs of consecutive sources the piece holds.
+  std::int64_t runs() const { return block != 0 ? length / block : 1; }
 };
 
-/// A map from positions to pieces. Neighbouring pieces that continue each other merge, so a range holding
-/// consecutive sources is one entry however it was built. Positions not assigned are kUndefined.
+/// A map from positions to pieces. Neighbouring pieces that continue each other merge (join below), so a
+/// range holding consecutive sources, or equal runs at a constant stride, is one entry however it was built.
+/// Positions not assigned are kUndefined.
 class PieceMap {
  public:
   /// Overwrites [pos, pos + total length of `pieces`) with `pieces` in order (kUndefined pieces leave
@@ -54,6 +63,8 @@ class PieceMap {
   void assign(std::int64_t pos, std::span<const Piece> pieces);
   /// What [pos, pos + len) holds, as pieces (merged; unassigned ranges as kUndefined).
   std::vector<Piece> extract(std::int64_t pos, std::int64_t len) const;
+  /// extract, appended to `out` (merging with its last piece).
+  void extract_into(std::vector<Piece>& out, std::int64_t pos, std::int64_t len) const;
   /// Forgets [pos, pos + len).
   void erase(std::int64_t pos, std::int64_t len);
   /// One past the last assigned position (0 when empty).
@@ -61,19 +72,29 @@ class PieceMap {
   std::size_t entries() const { return map_.size(); }
 
  private:
-  struct Entry {
-    std::int64_t length = 0;
-    std::int64_t source = 0;
-  };
+  using Map = std::map<std::int64_t, Piece>;
   /// Merges the entry at `it` into its predecessor when they continue each other.
-  void merge_left(std::map<std::int64_t, Entry>::iterator it);
-  std::map<std::int64_t, Entry> map_;
+  void merge_left(Map::iterator it);
+  /// Puts `p`'s bytes [off, off + len) at `at` (an unassigned range), as up to three entries.
+  void place_slice(std::int64_t at, const Piece& p, std::int64_t off, std::int64_t len);
+  Map map_;
 };
 
 /// The bytes `pieces` cover (their lengths summed).
 std::int64_t length_of(std::span<const Piece> pieces);
-/// Appends `p` to `out`, merging it into the last piece when it continues it. Zero-length pieces vanish.
+/// Merges `right` into `left` when `right`, placed right after `left`, continues it: consecutive sources,
+/// one more run of a strided piece, or two equal runs of x at a constant stride (which become a strided
+/// piece). Returns false, `left` unchanged, when it does not.
+bool join(Piece& left, const Piece& right);
+/// Appends `p` to `out`, merging it into the last piece when it continues it (join). Zero-length pieces
+/// vanish.
 void append(std::vector<Piece>& out, Piece p);
+/// Appends bytes [off, off + len) of `p` to `out`: a strided piece's slice is up to three pieces (the end
+/// of a run, whole runs, the start of a run).
+void append_slice(std::vector<Piece>& out, const Piece& p, std::int64_t off, std::int64_t len);
+/// True when `a` and `b` hold the same source in every byte, however their pieces are cut or merged
+/// (strided pieces of the same shape are compared run-count at a time, not run by run).
+bool same_contents(std::span<const Piece> a, std::span<const Piece> b);
 
 /// The mode Buffer(n) allocates in (Bytes unless a ModeScope says otherwise).
 Mode mode();
@@ -173,6 +194,8 @@ inline void copy(std::span<std::byte> to, std::span<const std::byte> from) {
 }
 /// What an elided span holds (for the backends: a message's or a file write's contents).
 std::vector<Piece> pieces(std::span<const std::byte> elided);
+/// pieces(elided), appended to `out` (merging with its last piece): a gather of several spans.
+void append_pieces(std::vector<Piece>& out, std::span<const std::byte> elided);
 /// Sets what an elided span holds (a received message, a file read); the pieces' lengths sum to its size.
 void assign(std::span<std::byte> elided, std::span<const Piece> pieces);
 /// Throws std::logic_error naming `call` when `s` is elided: for the calls that need real bytes.

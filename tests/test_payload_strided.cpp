@@ -1,0 +1,199 @@
+// Strided pieces (issue 14 item 2; algorithms/common/payload.hpp): a piece that holds equal runs of x at a
+// constant stride, so that a rank's block-cyclic data, or anything gathered from it entry by entry, is one
+// entry of the piece map instead of one per entry. The oracle is a plain array holding every byte's source:
+// random edits of a piece map must agree with it byte for byte, however the map cuts and joins its pieces.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "algorithms/common/datatype.hpp"
+#include "algorithms/common/distribution.hpp"
+#include "algorithms/technique.hpp"
+
+using namespace ciosim;
+using payload::Piece;
+
+namespace {
+
+/// Every byte's source, as the pieces say (kZero and kUndefined stay as they are).
+std::vector<std::int64_t> expand(const std::vector<Piece>& ps) {
+  std::vector<std::int64_t> out;
+  for (const Piece& p : ps)
+    for (std::int64_t k = 0; k < p.length; ++k) {
+      if (p.strided())
+        out.push_back(p.source + k / p.block * p.stride + k % p.block);
+      else
+        out.push_back(p.source >= 0 ? p.source + k : p.source);
+    }
+  return out;
+}
+
+/// One piece per byte: the most cut form of the same contents.
+std::vector<Piece> bytewise(const std::vector<std::int64_t>& sources) {
+  std::vector<Piece> out;
+  for (const std::int64_t s : sources) out.push_back(Piece{1, s});
+  return out;
+}
+
+/// A piece is well formed: a strided piece holds at least two whole runs of x at a stride other than its
+/// run's length; nothing is empty.
+bool well_formed(const std::vector<Piece>& ps) {
+  return std::all_of(ps.begin(), ps.end(), [](const Piece& p) {
+    if (p.length <= 0) return false;
+    if (!p.strided()) return p.stride == 0;
+    return p.block > 0 && p.length % p.block == 0 && p.runs() >= 2 && p.stride != p.block && p.source >= 0 &&
+           p.source + (p.runs() - 1) * p.stride >= 0;
+  });
+}
+
+/// Random pieces of `len` bytes in total: runs of x, strided runs (any stride, backwards and zero too),
+/// zeros, holes, and entry-by-entry block-cyclic gathers whose joins make strided pieces.
+std::vector<Piece> random_pieces(std::mt19937_64& rng, std::int64_t len) {
+  std::vector<Piece> out;
+  const auto pick = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  while (len > 0) {
+    const std::int64_t n = pick(1, len);
+    switch (pick(0, 4)) {
+      case 0:
+        out.push_back(Piece{n, pick(0, 1000)});
+        break;
+      case 1: {  // strided: runs of b bytes
+        const std::int64_t b = pick(1, n);
+        const std::int64_t runs = n / b;
+        if (runs < 2) {
+          out.push_back(Piece{n, pick(0, 1000)});
+          break;
+        }
+        std::int64_t stride = pick(-40, 40);
+        if (stride == b) ++stride;
+        const std::int64_t lowest = std::max<std::int64_t>(0, -stride * (runs - 1));  // no run before x
+        const std::int64_t first = pick(lowest, lowest + 2000);
+        out.push_back(Piece{runs * b, first, b, stride});
+        if (n > runs * b) out.push_back(Piece{n - runs * b, pick(0, 1000)});
+        break;
+      }
+      case 2: {  // entry by entry, as a pack at Bx = 1 appends them
+        const std::int64_t es = pick(1, 4);
+        const std::int64_t np = pick(2, 9);
+        const std::int64_t r = pick(0, np - 1);
+        for (std::int64_t k = 0; k * es < n; ++k)
+          payload::append(out, Piece{std::min(es, n - k * es), (r + k * np) * es});
+        break;
+      }
+      case 3:
+        out.push_back(Piece{n, payload::kZero});
+        break;
+      default:
+        out.push_back(Piece{n, payload::kUndefined});
+    }
+    len -= n;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("strided pieces: equal runs of x at a stride join into one piece, and slice back", "[payload]") {
+  std::vector<Piece> ps;
+  for (std::int64_t k = 0; k < 1000; ++k) payload::append(ps, Piece{4, (3 + 16 * k) * 4});  // Np 16, Bx 1
+  REQUIRE(ps.size() == 1);
+  CHECK(ps[0] == Piece{4000, 12, 4, 64});
+  payload::append(ps, Piece{4, 5});  // not the next run: a piece of its own
+  CHECK(ps.size() == 2);
+  payload::append(ps, Piece{8, 9});  // continues that one
+  CHECK(ps.back() == Piece{12, 5});
+  // A slice: the end of a run, whole runs, the start of a run.
+  std::vector<Piece> s;
+  payload::append_slice(s, Piece{4000, 12, 4, 64}, 6, 13);
+  CHECK(s == std::vector<Piece>{{2, 78}, {8, 140, 4, 64}, {3, 268}});
+  s.clear();
+  payload::append_slice(s, Piece{4000, 12, 4, 64}, 8, 4);  // one whole run is a run
+  CHECK(s == std::vector<Piece>{{4, 140}});
+  // A run, then a strided piece it starts: one piece.
+  s = {{4, 76}};
+  payload::append(s, Piece{8, 140, 4, 64});
+  CHECK(s == std::vector<Piece>{{12, 76, 4, 64}});
+  // Zeros, holes and literals never stride.
+  s = {{4, payload::kZero}};
+  payload::append(s, Piece{4, 100});
+  payload::append(s, Piece{4, payload::kZero});
+  CHECK(s.size() == 3);
+}
+
+TEST_CASE("strided pieces: a rank's block-cyclic data is one piece, and its pack at Bx = 1 too",
+          "[payload]") {
+  const payload::ModeScope scope(payload::Mode::Elided);
+  Distribution d;
+  d.nx = 16 * 4096;
+  for (std::int64_t r = 0; r < 16; ++r) d.per_rank.push_back(Datatype{{{r, 1}}, 4096, 16});
+  const payload::Buffer local = make_local_payload(d, 5, 4);
+  CHECK(payload::pieces(local) == std::vector<Piece>{{4 * 4096, 20, 4, 64}});
+  // Every other entry (IEC's first butterfly phase keeps half): still one piece.
+  payload::Buffer half(2 * 4096);
+  pack(local, Datatype{{{1, 1}}, 2048, 2}, 4, half);
+  CHECK(payload::pieces(half) == std::vector<Piece>{{2 * 4096, 20 + 64, 4, 128}});
+  // Unpacked back into every other entry of a fresh buffer: two pieces' worth of entries, the others holes.
+  payload::Buffer back(4 * 4096);
+  unpack(half, Datatype{{{1, 1}}, 2048, 2}, 4, back);
+  const std::vector<Piece> got = payload::pieces(back);
+  CHECK(got.size() == 2 * 2048);  // entry, hole, entry, hole, ...: nothing to join across the holes
+  CHECK(got[1] == Piece{4, 20 + 64});
+  CHECK(got[0] == Piece{4, payload::kUndefined});
+  // Filling the holes from the rank's own data makes the whole buffer one piece again.
+  payload::Buffer evens(2 * 4096);
+  pack(local, Datatype{{{0, 1}}, 2048, 2}, 4, evens);
+  unpack(evens, Datatype{{{0, 1}}, 2048, 2}, 4, back);
+  CHECK(payload::pieces(back) == payload::pieces(local));
+  CHECK(payload::same_contents(payload::pieces(back), payload::pieces(local)));
+}
+
+TEST_CASE("strided pieces: a piece map agrees byte for byte with an array of sources under random edits",
+          "[payload]") {
+  constexpr std::int64_t kN = 300;
+  std::mt19937_64 rng(14);
+  const auto pick = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  for (int round = 0; round < 150; ++round) {
+    payload::PieceMap m;
+    std::vector<std::int64_t> ref(kN, payload::kUndefined);
+    for (int op = 0; op < 40; ++op) {
+      const std::int64_t pos = pick(0, kN - 1);
+      const std::int64_t len = pick(1, kN - pos);
+      if (pick(0, 5) == 0) {
+        m.erase(pos, len);
+        std::fill(ref.begin() + pos, ref.begin() + pos + len, payload::kUndefined);
+      } else {
+        const std::vector<Piece> ps = random_pieces(rng, len);
+        REQUIRE(payload::length_of(ps) == len);
+        m.assign(pos, ps);
+        const std::vector<std::int64_t> src = expand(ps);
+        std::copy(src.begin(), src.end(), ref.begin() + pos);
+      }
+      const std::vector<Piece> all = m.extract(0, kN);
+      INFO("round " << round << " op " << op);
+      if (!well_formed(all))
+        for (const Piece& p : all)
+          UNSCOPED_INFO(p.length << " " << p.source << " " << p.block << " " << p.stride);
+      REQUIRE(well_formed(all));
+      REQUIRE(expand(all) == ref);
+      const std::int64_t lo = pick(0, kN - 1);
+      const std::int64_t n = pick(1, kN - lo);
+      const std::vector<Piece> part = m.extract(lo, n);
+      REQUIRE(well_formed(part));
+      REQUIRE(expand(part) == std::vector<std::int64_t>(ref.begin() + lo, ref.begin() + lo + n));
+      // Compared by contents, however cut: equal to the byte-by-byte form, unequal to a changed one.
+      REQUIRE(payload::same_contents(all, bytewise(ref)));
+      std::vector<std::int64_t> changed = ref;
+      const std::int64_t at = pick(0, kN - 1);
+      changed[static_cast<std::size_t>(at)] = ref[static_cast<std::size_t>(at)] == 7 ? 8 : 7;
+      REQUIRE_FALSE(payload::same_contents(all, bytewise(changed)));
+      REQUIRE_FALSE(
+          payload::same_contents(all, bytewise(std::vector<std::int64_t>(ref.begin(), ref.end() - 1))));
+    }
+  }
+}
