@@ -4,10 +4,11 @@
 //
 // Every byte a technique moves is a byte of the workload's vector x: byte k of entry i holds byte k of
 // fill_entry(i) (algorithms/technique.hpp). Call i * element_size + k that byte's *source*. An elided buffer
-// keeps, instead of bytes, which source bytes it holds, as pieces (length, first source). Copies move
-// pieces, not bytes; messages carry pieces; the file keeps pieces. So an elided run checks its file as
-// strictly as a run with bytes does — every byte of the file must hold the source byte the technique's
-// layout puts there — while a contiguous megabyte costs one piece.
+// keeps, instead of bytes, which source bytes it holds, as pieces (length, first source; or equal runs of
+// sources at a constant stride). Copies move pieces, not bytes; messages carry pieces; the file keeps
+// pieces. So an elided run checks its file as strictly as a run with bytes does — every byte of the file
+// must hold the source byte the technique's layout puts there — while a contiguous megabyte costs one
+// piece, and so does a rank's block-cyclic data at any block size.
 //
 // An elided buffer's address lies in a reserved range of address space that is never readable or
 // writable: code that reads or writes its bytes directly (a memcpy the conversion missed) faults at once

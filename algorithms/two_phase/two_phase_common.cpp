@@ -223,23 +223,103 @@ int data_tag(const IoHints& h, int me, int peer, int iter) {
   return h.version == RomioVersion::Modern ? 0 : me + peer + 100 * iter;
 }
 
-void copy_pieces(OthersReq& o, const Cursor& c, std::size_t i, Offset off, std::span<std::byte> window,
-                 std::span<std::byte> stream, bool to_window) {
+namespace {
+
+/// Calls fn(file offset, length, position in the stream) for sender i's pieces of this round (the last
+/// maybe partial), in its list's order.
+template <class Fn>
+void for_round_pieces(OthersReq& o, const Cursor& c, std::size_t i, Fn&& fn) {
   const Offset* offs = o.offsets(i);
   const Offset* lens = o.lens(i);
   std::size_t pos = 0;
   for (std::int64_t k = 0; k < c.count[i]; ++k) {
     const std::int64_t j = c.start[i] + k;
     const Offset len = (k == c.count[i] - 1 && c.last_len[i] > 0) ? c.last_len[i] : lens[j];
+    fn(offs[j], len, pos);
+    pos += static_cast<std::size_t>(len);
+  }
+}
+
+}  // namespace
+
+void copy_pieces(OthersReq& o, const Cursor& c, std::size_t i, Offset off, std::span<std::byte> window,
+                 std::span<std::byte> stream, bool to_window) {
+  for_round_pieces(o, c, i, [&](Offset at, Offset len, std::size_t pos) {
     const std::span<std::byte> w =
-        window.subspan(static_cast<std::size_t>(offs[j] - off), static_cast<std::size_t>(len));
+        window.subspan(static_cast<std::size_t>(at - off), static_cast<std::size_t>(len));
     const std::span<std::byte> st = stream.subspan(pos, static_cast<std::size_t>(len));
     if (to_window)
       payload::copy(w, st);
     else
       payload::copy(st, w);
-    pos += static_cast<std::size_t>(len);
+  });
+}
+
+namespace {
+
+/// One piece of one sender in a round: where it lies in the file and in the sender's stream.
+struct RoundPiece {
+  Offset offset = 0;
+  Offset len = 0;
+  std::size_t sender = 0;
+  std::size_t pos = 0;  ///< in the sender's stream
+};
+
+/// The round's pieces of every sender, merged into file order; empty when a sender's pieces are not in
+/// ascending order or two pieces overlap (then only the senders' order says which byte wins).
+std::vector<RoundPiece> in_file_order(OthersReq& o, const Cursor& c) {
+  std::vector<std::vector<RoundPiece>> each(c.count.size());
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < c.count.size(); ++i) {
+    if (c.bytes[i] == 0) continue;
+    bool ascending = true;
+    for_round_pieces(o, c, i, [&](Offset at, Offset len, std::size_t pos) {
+      if (!each[i].empty() && at < each[i].back().offset + each[i].back().len) ascending = false;
+      each[i].push_back(RoundPiece{at, len, i, pos});
+    });
+    if (!ascending) return {};
+    total += each[i].size();
   }
+  std::vector<RoundPiece> out;
+  out.reserve(total);
+  std::vector<std::size_t> next(each.size(), 0);
+  // A k-way merge: the senders' heads ordered by offset.
+  const auto later = [&](std::size_t a, std::size_t b) {
+    return each[a][next[a]].offset > each[b][next[b]].offset;
+  };
+  std::vector<std::size_t> heads;
+  for (std::size_t i = 0; i < each.size(); ++i)
+    if (!each[i].empty()) heads.push_back(i);
+  std::make_heap(heads.begin(), heads.end(), later);
+  while (!heads.empty()) {
+    std::pop_heap(heads.begin(), heads.end(), later);
+    const std::size_t i = heads.back();
+    const RoundPiece& r = each[i][next[i]];
+    if (!out.empty() && r.offset < out.back().offset + out.back().len) return {};  // overlap
+    out.push_back(r);
+    if (++next[i] < each[i].size())
+      std::push_heap(heads.begin(), heads.end(), later);
+    else
+      heads.pop_back();
+  }
+  return out;
+}
+
+}  // namespace
+
+void fill_window(OthersReq& o, const Cursor& c, Offset off, std::span<std::byte> window,
+                 std::vector<payload::Buffer>& streams) {
+  const std::vector<RoundPiece> merged = payload::is_elided(std::span<const std::byte>(window))
+                                             ? in_file_order(o, c)
+                                             : std::vector<RoundPiece>{};
+  if (merged.empty()) {
+    for (std::size_t i = 0; i < streams.size(); ++i)
+      if (c.bytes[i] > 0) copy_pieces(o, c, i, off, window, streams[i], true);
+    return;
+  }
+  for (const RoundPiece& r : merged)
+    payload::copy(window.subspan(static_cast<std::size_t>(r.offset - off), static_cast<std::size_t>(r.len)),
+                  streams[r.sender].span().subspan(r.pos, static_cast<std::size_t>(r.len)));
 }
 
 }  // namespace detail

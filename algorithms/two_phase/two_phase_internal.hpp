@@ -102,4 +102,11 @@ int data_tag(const IoHints& h, int me, int peer, int iter);
 void copy_pieces(OthersReq& o, const Cursor& c, std::size_t i, Offset off, std::span<std::byte> window,
                  std::span<std::byte> stream, bool to_window);
 
+/// copy_pieces(..., to_window = true) for every sender with bytes this round: sender by sender, as ROMIO's
+/// loop does, or, when the window is elided and no two pieces overlap, in file order over all senders
+/// (the same bytes land in the same places either way). In file order an elided window grows by joining
+/// its last piece; sender by sender, a fine distribution leaves it a piece per entry until it is full.
+void fill_window(OthersReq& o, const Cursor& c, Offset off, std::span<std::byte> window,
+                 std::vector<payload::Buffer>& streams);
+
 }  // namespace ciosim::two_phase::detail

@@ -129,12 +129,9 @@ void exchange(Process& p, WriteState& s, int iter, Offset off, Offset size) {
   }
   p.waitall(reqs);  // always called, even with no requests
 
+  fill_window(o, c, off, s.window, staging);
   std::int64_t received = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (c.bytes[i] == 0) continue;
-    copy_pieces(o, c, i, off, s.window, staging[i], true);
-    received += c.bytes[i];
-  }
+  for (std::size_t i = 0; i < n; ++i) received += c.bytes[i];
   if (received > 0) p.compute(Work{.bytes_copied = received, .tuples = sum});
 }
 
