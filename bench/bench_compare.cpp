@@ -4,7 +4,8 @@
 // rusage. Prints Markdown for docs/benchmarks.md: per scenario the total, the time per algorithm, and the
 // heaviest points.
 //
-//   ciosim_bench_compare [SCENARIO.toml ...]   (default: the two compare scenarios of the source tree)
+//   ciosim_bench_compare [--payload bytes|elided] [SCENARIO.toml ...]
+//       (default: the two compare scenarios of the source tree, each point's own run.payload)
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,7 +77,20 @@ Point run_child(const RunSpec& spec) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> files;
-  for (int i = 1; i < argc; ++i) files.emplace_back(argv[i]);
+  std::optional<PayloadChoice> payload;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a != "--payload") {
+      files.push_back(a);
+      continue;
+    }
+    const std::string v = i + 1 < argc ? argv[++i] : "";
+    if (v != "bytes" && v != "elided") {
+      std::fprintf(stderr, "ciosim_bench_compare: --payload takes bytes or elided (got '%s')\n", v.c_str());
+      return 2;
+    }
+    payload = v == "bytes" ? PayloadChoice::Bytes : PayloadChoice::Elided;
+  }
   if (files.empty()) {
     files = {std::string(CIOSIM_SOURCE_DIR) + "/scenarios/compare-100mb.toml",
              std::string(CIOSIM_SOURCE_DIR) + "/scenarios/compare-500mb.toml"};
@@ -90,7 +105,9 @@ int main(int argc, char** argv) {
     std::vector<Point> points;
     const double t0 = now();
     for (std::size_t i = 0; i < s.runs.size(); ++i) {
-      points.push_back(run_child(s.runs[i]));
+      RunSpec spec = s.runs[i];
+      if (payload) spec.payload = *payload;
+      points.push_back(run_child(spec));
       std::fprintf(stderr, "  [%zu/%zu] %s: %.1f s, %.0f MiB%s\n", i + 1, s.runs.size(),
                    points.back().label.c_str(), points.back().wall_s, points.back().rss_mib,
                    points.back().ok ? "" : " FAILED");

@@ -117,6 +117,18 @@ TEST_CASE("strided pieces: equal runs of x at a stride join into one piece, and 
   s = {{4, 76}};
   payload::append(s, Piece{8, 140, 4, 64});
   CHECK(s == std::vector<Piece>{{12, 76, 4, 64}});
+  // Compared by contents: strided pieces of one shape a whole piece at a time, cut anywhere, or changed.
+  const std::vector<Piece> whole{{4000, 12, 4, 64}};
+  CHECK(payload::same_contents(whole, std::vector<Piece>{{2000, 12, 4, 64}, {2000, 12 + 500 * 64, 4, 64}}));
+  std::vector<Piece> cut;
+  payload::append_slice(cut, whole[0], 0, 6);
+  cut.push_back(Piece{2, 78});  // the rest of run 1, not joined
+  payload::append_slice(cut, whole[0], 8, 3992);
+  CHECK(payload::same_contents(whole, cut));
+  CHECK_FALSE(payload::same_contents(whole, std::vector<Piece>{{4000, 12, 4, 65}}));
+  CHECK_FALSE(
+      payload::same_contents(whole, std::vector<Piece>{{2000, 12, 4, 64}, {2000, 13 + 500 * 64, 4, 64}}));
+  CHECK_FALSE(payload::same_contents(whole, std::vector<Piece>{{3996, 12, 4, 64}}));
   // Zeros, holes and literals never stride.
   s = {{4, payload::kZero}};
   payload::append(s, Piece{4, 100});
