@@ -218,7 +218,11 @@ void PieceMap::erase(std::int64_t pos, std::int64_t len) {
     auto prev = std::prev(it);
     const std::int64_t start = prev->first;
     const std::int64_t prev_end = start + prev->second.length;
-    if (prev_end > pos) {  // an entry that starts before pos: keep its parts outside [pos, end)
+    if (prev_end > pos && !prev->second.strided()) {  // a run that starts before pos: cut in place
+      if (prev_end > end)
+        map_.emplace_hint(it, end, Piece{prev_end - end, shifted(prev->second.source, end - start)});
+      prev->second.length = pos - start;
+    } else if (prev_end > pos) {  // a strided piece: keep its parts outside [pos, end)
       const Piece whole = prev->second;
       map_.erase(prev);
       place_slice(start, whole, 0, pos - start);
