@@ -148,7 +148,7 @@ TEST_CASE("strided pieces: a rank's block-cyclic data is one piece, and its pack
   payload::Buffer half(2 * 4096);
   pack(local, Datatype{{{1, 1}}, 2048, 2}, 4, half);
   CHECK(payload::pieces(half) == std::vector<Piece>{{2 * 4096, 20 + 64, 4, 128}});
-  // Unpacked back into every other entry of a fresh buffer: two pieces' worth of entries, the others holes.
+  // Unpacked into every other entry of a fresh buffer: each entry a piece, between holes.
   payload::Buffer back(4 * 4096);
   unpack(half, Datatype{{{1, 1}}, 2048, 2}, 4, back);
   const std::vector<Piece> got = payload::pieces(back);
