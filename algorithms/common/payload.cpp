@@ -206,6 +206,7 @@ void PieceMap::place_slice(std::int64_t at, const Piece& p, std::int64_t off, st
   auto hint = map_.lower_bound(at);
   for (const Piece& q : parts) {
     hint = std::next(map_.emplace_hint(hint, at, q));
+    note_size();
     at += q.length;
   }
 }
@@ -221,6 +222,7 @@ void PieceMap::erase(std::int64_t pos, std::int64_t len) {
     if (prev_end > pos && !prev->second.strided()) {  // a run that starts before pos: cut in place
       if (prev_end > end)
         map_.emplace_hint(it, end, Piece{prev_end - end, shifted(prev->second.source, end - start)});
+      note_size();
       prev->second.length = pos - start;
     } else if (prev_end > pos) {  // a strided piece: keep its parts outside [pos, end)
       const Piece whole = prev->second;
@@ -262,6 +264,7 @@ void PieceMap::assign(std::int64_t pos, std::span<const Piece> pieces) {
       last = map_.end();
     } else if (last == map_.end() || !join(last->second, p)) {
       last = map_.emplace_hint(next, at, p);
+      note_size();
     }
     at += p.length;
   }
@@ -473,6 +476,14 @@ void require_bytes(std::span<const std::byte> s, const char* call) {
 
 std::size_t live_entries() {
   return arena().map.entries();
+}
+
+std::size_t peak_entries() {
+  return arena().map.peak_entries();
+}
+
+void reset_peak_entries() {
+  arena().map.reset_peak();
 }
 
 }  // namespace ciosim::payload

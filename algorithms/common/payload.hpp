@@ -18,6 +18,7 @@
 // and Buffer(n) allocates bytes or an elided range as it says.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -71,6 +72,9 @@ class PieceMap {
   /// One past the last assigned position (0 when empty).
   std::int64_t end() const;
   std::size_t entries() const { return map_.size(); }
+  /// The most entries held at once since the map was made or reset_peak was called.
+  std::size_t peak_entries() const { return peak_; }
+  void reset_peak() { peak_ = map_.size(); }
 
  private:
   using Map = std::map<std::int64_t, Piece>;
@@ -78,7 +82,9 @@ class PieceMap {
   void merge_left(Map::iterator it);
   /// Puts `p`'s bytes [off, off + len) at `at` (an unassigned range), as up to three entries.
   void place_slice(std::int64_t at, const Piece& p, std::int64_t off, std::int64_t len);
+  void note_size() { peak_ = std::max(peak_, map_.size()); }
   Map map_;
+  std::size_t peak_ = 0;
 };
 
 /// The bytes `pieces` cover (their lengths summed).
@@ -203,5 +209,8 @@ void assign(std::span<std::byte> elided, std::span<const Piece> pieces);
 void require_bytes(std::span<const std::byte> s, const char* call);
 /// Entries of the elided range's piece map (a measure of what elided buffers cost the simulator).
 std::size_t live_entries();
+/// The most entries the elided range's piece map held at once since the last reset_peak_entries().
+std::size_t peak_entries();
+void reset_peak_entries();
 
 }  // namespace ciosim::payload
