@@ -200,48 +200,52 @@ bool same_contents(std::span<const Piece> a, std::span<const Piece> b) {
 
 // ---- PieceMap
 
-void PieceMap::place_slice(std::int64_t at, const Piece& p, std::int64_t off, std::int64_t len) {
-  std::vector<Piece> parts;
+PieceMap::Map::iterator PieceMap::place_slice(Map::iterator hint, std::int64_t at, const Piece& p,
+                                              std::int64_t off, std::int64_t len) {
+  thread_local std::vector<Piece> parts;
+  parts.clear();
   append_slice(parts, p, off, len);
-  auto hint = map_.lower_bound(at);
-  for (const Piece& q : parts) {
-    hint = std::next(map_.emplace_hint(hint, at, q));
-    note_size();
-    at += q.length;
+  Map::iterator first = hint;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    const auto placed = map_.emplace_hint(hint, at, parts[k]);
+    if (k == 0) first = placed;
+    at += parts[k].length;
   }
+  note_size();
+  return first;
 }
 
-void PieceMap::erase(std::int64_t pos, std::int64_t len) {
-  if (len <= 0) return;
-  const std::int64_t end = pos + len;
+PieceMap::Map::iterator PieceMap::cut(std::int64_t pos, std::int64_t len) {
   auto it = map_.lower_bound(pos);
+  if (len <= 0) return it;
+  const std::int64_t end = pos + len;
   if (it != map_.begin()) {
-    auto prev = std::prev(it);
+    const auto prev = std::prev(it);
     const std::int64_t start = prev->first;
     const std::int64_t prev_end = start + prev->second.length;
-    if (prev_end > pos && !prev->second.strided()) {  // a run that starts before pos: cut in place
-      if (prev_end > end)
-        map_.emplace_hint(it, end, Piece{prev_end - end, shifted(prev->second.source, end - start)});
-      note_size();
-      prev->second.length = pos - start;
-    } else if (prev_end > pos) {  // a strided piece: keep its parts outside [pos, end)
+    if (prev_end > pos) {  // an entry that starts before pos; nothing else starts before its end
       const Piece whole = prev->second;
-      map_.erase(prev);
-      place_slice(start, whole, 0, pos - start);
-      if (prev_end > end) place_slice(end, whole, end - start, prev_end - end);
+      if (whole.strided()) {  // keep its parts outside [pos, end), sliced
+        map_.erase(prev);
+        place_slice(it, start, whole, 0, pos - start);
+      } else {  // a run: cut in place
+        prev->second.length = pos - start;
+      }
+      if (prev_end > end) return place_slice(it, end, whole, end - start, prev_end - end);
     }
   }
-  it = map_.lower_bound(pos);
   while (it != map_.end() && it->first < end) {
     const std::int64_t start = it->first;
     const std::int64_t it_end = start + it->second.length;
     const Piece whole = it->second;
     it = map_.erase(it);
-    if (it_end > end) {
-      place_slice(end, whole, end - start, it_end - end);
-      break;
-    }
+    if (it_end > end) return place_slice(it, end, whole, end - start, it_end - end);
   }
+  return it;
+}
+
+void PieceMap::erase(std::int64_t pos, std::int64_t len) {
+  cut(pos, len);
 }
 
 void PieceMap::merge_left(Map::iterator it) {
@@ -252,9 +256,8 @@ void PieceMap::merge_left(Map::iterator it) {
 
 void PieceMap::assign(std::int64_t pos, std::span<const Piece> pieces) {
   const std::int64_t len = length_of(pieces);
-  erase(pos, len);
   std::int64_t at = pos;
-  const auto next = map_.lower_bound(pos);  // nothing lies in [pos, pos + len) any more
+  const auto next = cut(pos, len);  // the first entry past the range; nothing lies in it any more
   // The entry a new piece may join: the one ending at pos, then the last one placed.
   auto last = next == map_.begin() ? map_.end() : std::prev(next);
   if (last != map_.end() && last->first + last->second.length != pos) last = map_.end();

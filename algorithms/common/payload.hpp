@@ -80,8 +80,12 @@ class PieceMap {
   using Map = std::map<std::int64_t, Piece>;
   /// Merges the entry at `it` into its predecessor when they continue each other.
   void merge_left(Map::iterator it);
-  /// Puts `p`'s bytes [off, off + len) at `at` (an unassigned range), as up to three entries.
-  void place_slice(std::int64_t at, const Piece& p, std::int64_t off, std::int64_t len);
+  /// Puts `p`'s bytes [off, off + len) at `at` (an unassigned range just before `hint`), as up to three
+  /// entries; returns the first (`hint` when there is none).
+  Map::iterator place_slice(Map::iterator hint, std::int64_t at, const Piece& p, std::int64_t off,
+                            std::int64_t len);
+  /// Forgets [pos, pos + len); returns the first entry at or after pos + len (one descent of the tree).
+  Map::iterator cut(std::int64_t pos, std::int64_t len);
   void note_size() { peak_ = std::max(peak_, map_.size()); }
   Map map_;
   std::size_t peak_ = 0;
