@@ -104,7 +104,7 @@ void append(std::vector<Piece>& out, Piece p);
 /// of a run, whole runs, the start of a run).
 void append_slice(std::vector<Piece>& out, const Piece& p, std::int64_t off, std::int64_t len);
 /// True when `a` and `b` hold the same source in every byte, however their pieces are cut or merged
-/// (strided pieces of the same shape are compared run-count at a time, not run by run).
+/// (where both are strided pieces of one shape, their common stretch is compared at once, not run by run).
 bool same_contents(std::span<const Piece> a, std::span<const Piece> b);
 
 /// The mode Buffer(n) allocates in (Bytes unless a ModeScope says otherwise).
