@@ -137,30 +137,6 @@ bool elided_apart(std::span<const std::byte> a, std::span<const std::byte> b) {
          (a.data() + a.size() <= b.data() || b.data() + b.size() <= a.data());
 }
 
-/// Hands out a sequence of pieces front to back, `n` bytes at a time.
-class PieceReader {
- public:
-  explicit PieceReader(std::span<const payload::Piece> ps) : ps_(ps) {}
-  /// Appends the next n bytes' pieces to `out` (as many bytes as are left, at most).
-  void take(std::int64_t n, std::vector<payload::Piece>& out) {
-    while (n > 0 && i_ < ps_.size()) {
-      const std::int64_t t = std::min(n, ps_[i_].length - off_);
-      payload::append_slice(out, ps_[i_], off_, t);
-      n -= t;
-      off_ += t;
-      if (off_ == ps_[i_].length) {
-        ++i_;
-        off_ = 0;
-      }
-    }
-  }
-
- private:
-  std::span<const payload::Piece> ps_;
-  std::size_t i_ = 0;
-  std::int64_t off_ = 0;
-};
-
 }  // namespace
 
 void pack(std::span<const std::byte> src, const Datatype& dt, std::int64_t element_size,
@@ -198,7 +174,7 @@ void unpack(std::span<const std::byte> in, const Datatype& dt, std::int64_t elem
     thread_local std::vector<payload::Piece> one;
     all.clear();
     payload::append_pieces(all, in);
-    PieceReader reader(all);
+    payload::PieceCursor reader(all);
     for_each_region(dst_size, dt, element_size, in_size, "unpack",
                     [&](std::int64_t off, std::int64_t, std::int64_t len) {
                       one.clear();

@@ -138,48 +138,32 @@ void append_slice(std::vector<Piece>& out, const Piece& p, std::int64_t off, std
   if (len > 0) append(out, Piece{len, p.source + run * p.stride});  // the start of a run
 }
 
-namespace {
+void PieceCursor::advance(std::int64_t n) {
+  off_ += n;
+  if (off_ == piece().length) {
+    ++i_;
+    off_ = 0;
+    skip_empty();
+  }
+}
 
-/// Walks a sequence of pieces byte range by byte range: the run of consecutive sources it stands in.
-class Walker {
- public:
-  explicit Walker(std::span<const Piece> ps) : ps_(ps) { skip_empty(); }
-  bool done() const { return i_ == ps_.size(); }
-  const Piece& piece() const { return ps_[i_]; }
-  std::int64_t offset() const { return off_; }
-  /// Bytes left in the current run.
-  std::int64_t run_left() const {
-    const Piece& p = piece();
-    return p.strided() ? p.block - off_ % p.block : p.length - off_;
+void PieceCursor::take(std::int64_t n, std::vector<Piece>& out) {
+  while (n > 0 && !done()) {
+    const std::int64_t t = std::min(n, piece().length - off_);
+    append_slice(out, piece(), off_, t);
+    advance(t);
+    n -= t;
   }
-  /// The source of the current byte.
-  std::int64_t source() const {
-    const Piece& p = piece();
-    return p.strided() ? p.source + off_ / p.block * p.stride + off_ % p.block : shifted(p.source, off_);
-  }
-  void advance(std::int64_t n) {
-    off_ += n;
-    if (off_ == piece().length) {
-      ++i_;
-      off_ = 0;
-      skip_empty();
-    }
-  }
+}
 
- private:
-  void skip_empty() {
-    while (i_ < ps_.size() && ps_[i_].length <= 0) ++i_;
-  }
-  std::span<const Piece> ps_;
-  std::size_t i_ = 0;
-  std::int64_t off_ = 0;
-};
-
-}  // namespace
+std::int64_t PieceCursor::source() const {
+  const Piece& p = piece();
+  return p.strided() ? p.source + off_ / p.block * p.stride + off_ % p.block : shifted(p.source, off_);
+}
 
 bool same_contents(std::span<const Piece> a, std::span<const Piece> b) {
-  Walker x(a);
-  Walker y(b);
+  PieceCursor x(a);
+  PieceCursor y(b);
   while (!x.done() && !y.done()) {
     const Piece& p = x.piece();
     const Piece& q = y.piece();

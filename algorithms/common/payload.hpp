@@ -103,6 +103,34 @@ void append(std::vector<Piece>& out, Piece p);
 /// Appends bytes [off, off + len) of `p` to `out`: a strided piece's slice is up to three pieces (the end
 /// of a run, whole runs, the start of a run).
 void append_slice(std::vector<Piece>& out, const Piece& p, std::int64_t off, std::int64_t len);
+/// Walks a sequence of pieces front to back (zero-length pieces skipped).
+class PieceCursor {
+ public:
+  explicit PieceCursor(std::span<const Piece> ps) : ps_(ps) { skip_empty(); }
+  bool done() const { return i_ == ps_.size(); }
+  const Piece& piece() const { return ps_[i_]; }
+  /// Bytes of piece() already passed.
+  std::int64_t offset() const { return off_; }
+  /// Bytes left in the current run of consecutive sources.
+  std::int64_t run_left() const {
+    const Piece& p = piece();
+    return p.strided() ? p.block - off_ % p.block : p.length - off_;
+  }
+  /// The source of the current byte.
+  std::int64_t source() const;
+  /// Passes n bytes, at most the rest of piece().
+  void advance(std::int64_t n);
+  /// Appends the next n bytes' pieces to `out` (as many as are left, at most) and passes them.
+  void take(std::int64_t n, std::vector<Piece>& out);
+
+ private:
+  void skip_empty() {
+    while (i_ < ps_.size() && ps_[i_].length <= 0) ++i_;
+  }
+  std::span<const Piece> ps_;
+  std::size_t i_ = 0;
+  std::int64_t off_ = 0;
+};
 /// True when `a` and `b` hold the same source in every byte, however their pieces are cut or merged
 /// (where both are strided pieces of one shape, their common stretch is compared at once, not run by run).
 bool same_contents(std::span<const Piece> a, std::span<const Piece> b);
