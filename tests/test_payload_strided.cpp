@@ -48,13 +48,18 @@ bool well_formed(const std::vector<Piece>& ps) {
   });
 }
 
+/// pick(lo, hi): a uniform integer in [lo, hi] drawn from `rng`.
+auto picker(std::mt19937_64& rng) {
+  return [&rng](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+}
+
 /// Random pieces of `len` bytes in total: runs of x, strided runs (any stride, backwards and zero too),
 /// zeros, holes, and entry-by-entry block-cyclic gathers whose joins make strided pieces.
 std::vector<Piece> random_pieces(std::mt19937_64& rng, std::int64_t len) {
   std::vector<Piece> out;
-  const auto pick = [&](std::int64_t lo, std::int64_t hi) {
-    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
-  };
+  const auto pick = picker(rng);
   while (len > 0) {
     const std::int64_t n = pick(1, len);
     switch (pick(0, 4)) {
@@ -167,9 +172,7 @@ TEST_CASE("strided pieces: a piece map agrees byte for byte with an array of sou
           "[payload]") {
   constexpr std::int64_t kN = 300;
   std::mt19937_64 rng(14);
-  const auto pick = [&](std::int64_t lo, std::int64_t hi) {
-    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
-  };
+  const auto pick = picker(rng);
   for (int round = 0; round < 150; ++round) {
     payload::PieceMap m;
     std::vector<std::int64_t> ref(kN, payload::kUndefined);
@@ -208,4 +211,55 @@ TEST_CASE("strided pieces: a piece map agrees byte for byte with an array of sou
           payload::same_contents(all, bytewise(std::vector<std::int64_t>(ref.begin(), ref.end() - 1))));
     }
   }
+}
+
+TEST_CASE("strided pieces: assign_ranges equals one assign per range, ranges close or far, forward or back",
+          "[payload]") {
+  constexpr std::int64_t kN = 400;
+  std::mt19937_64 rng(1414);
+  const auto pick = picker(rng);
+  for (int round = 0; round < 200; ++round) {
+    payload::PieceMap batched;
+    payload::PieceMap one_by_one;
+    std::vector<std::int64_t> ref(kN, payload::kUndefined);
+    for (int op = 0; op < 12; ++op) {
+      // A list request's regions: mostly ascending with small gaps (the walk), sometimes a jump past
+      // many entries (the descent) or back (before the previous range), sometimes empty or overlapping.
+      std::vector<payload::Range> ranges;
+      std::int64_t total = 0;
+      std::int64_t at = pick(0, kN / 2);
+      for (int k = 0, n = static_cast<int>(pick(1, 12)); k < n; ++k) {
+        const int how = static_cast<int>(pick(0, 9));
+        if (how == 0) at = pick(0, kN - 1);  // anywhere
+        const std::int64_t len = std::min<std::int64_t>(how == 1 ? 0 : pick(1, 9), kN - at);
+        ranges.push_back(payload::Range{at, len});
+        total += len;
+        at = std::min<std::int64_t>(kN - 1, at + len + (how == 2 ? pick(60, 200) : pick(0, 5)));
+      }
+      const std::vector<Piece> ps = random_pieces(rng, total);
+      batched.assign_ranges(ranges, ps);
+      const std::vector<std::int64_t> src = expand(ps);
+      std::int64_t used = 0;
+      payload::PieceCursor next(ps);
+      for (const payload::Range& r : ranges) {
+        std::vector<Piece> mine;
+        next.take(r.length, mine);
+        one_by_one.assign(r.pos, mine);
+        std::copy(src.begin() + used, src.begin() + used + r.length, ref.begin() + r.pos);
+        used += r.length;
+      }
+      INFO("round " << round << " op " << op);
+      const std::vector<Piece> all = batched.extract(0, kN);
+      REQUIRE(well_formed(all));
+      REQUIRE(all == one_by_one.extract(0, kN));
+      REQUIRE(batched.entries() == one_by_one.entries());
+      REQUIRE(expand(all) == ref);
+    }
+  }
+  // Pieces that do not fill the ranges exactly are refused before anything is assigned.
+  payload::PieceMap m;
+  const std::vector<payload::Range> two{{0, 4}, {10, 4}};
+  CHECK_THROWS_AS(m.assign_ranges(two, std::vector<Piece>{{6, 0}}), std::logic_error);
+  CHECK_THROWS_AS(m.assign_ranges(two, std::vector<Piece>{{9, 0}}), std::logic_error);
+  CHECK(m.entries() == 0);
 }

@@ -199,8 +199,7 @@ PieceMap::Map::iterator PieceMap::place_slice(Map::iterator hint, std::int64_t a
   return first;
 }
 
-PieceMap::Map::iterator PieceMap::cut(std::int64_t pos, std::int64_t len) {
-  auto it = map_.lower_bound(pos);
+PieceMap::Map::iterator PieceMap::cut(Map::iterator it, std::int64_t pos, std::int64_t len) {
   if (len <= 0) return it;
   const std::int64_t end = pos + len;
   if (it != map_.begin()) {
@@ -229,19 +228,51 @@ PieceMap::Map::iterator PieceMap::cut(std::int64_t pos, std::int64_t len) {
 }
 
 void PieceMap::erase(std::int64_t pos, std::int64_t len) {
-  cut(pos, len);
+  cut(map_.lower_bound(pos), pos, len);
 }
 
-void PieceMap::merge_left(Map::iterator it) {
-  if (it == map_.begin() || it == map_.end()) return;
+PieceMap::Map::iterator PieceMap::merge_left(Map::iterator it) {
+  if (it == map_.begin() || it == map_.end()) return it;
   auto prev = std::prev(it);
-  if (prev->first + prev->second.length == it->first && join(prev->second, it->second)) map_.erase(it);
+  if (prev->first + prev->second.length == it->first && join(prev->second, it->second)) return map_.erase(it);
+  return it;
+}
+
+PieceMap::Map::iterator PieceMap::seek(Map::iterator from, std::int64_t pos) {
+  constexpr int kWalk = 8;  // entries walked before a descent (log2 of the map's size) costs less
+  for (int k = 0; k < kWalk && from != map_.end() && from->first < pos; ++k) ++from;
+  if (from != map_.end() && from->first < pos) return map_.lower_bound(pos);
+  return from;
 }
 
 void PieceMap::assign(std::int64_t pos, std::span<const Piece> pieces) {
+  assign_at(map_.lower_bound(pos), pos, pieces);
+}
+
+void PieceMap::assign_ranges(std::span<const Range> ranges, std::span<const Piece> pieces) {
+  std::int64_t total = 0;
+  for (const Range& r : ranges) total += std::max<std::int64_t>(r.length, 0);
+  if (total != length_of(pieces))
+    throw std::logic_error("PieceMap::assign_ranges: " + std::to_string(length_of(pieces)) +
+                           " bytes of pieces for ranges of " + std::to_string(total));
+  thread_local std::vector<Piece> part;
+  PieceCursor cursor(pieces);
+  Map::iterator next = map_.begin();
+  std::int64_t done = 0;  // every entry before `next` starts before this position
+  for (const Range& r : ranges) {
+    if (r.length <= 0) continue;
+    part.clear();
+    cursor.take(r.length, part);
+    next = assign_at(r.pos >= done ? seek(next, r.pos) : map_.lower_bound(r.pos), r.pos, part);
+    done = r.pos + r.length;
+  }
+}
+
+PieceMap::Map::iterator PieceMap::assign_at(Map::iterator at_pos, std::int64_t pos,
+                                            std::span<const Piece> pieces) {
   const std::int64_t len = length_of(pieces);
   std::int64_t at = pos;
-  const auto next = cut(pos, len);  // the first entry past the range; nothing lies in it any more
+  const auto next = cut(at_pos, pos, len);  // the first entry past the range; nothing lies in it any more
   // The entry a new piece may join: the one ending at pos, then the last one placed.
   auto last = next == map_.begin() ? map_.end() : std::prev(next);
   if (last != map_.end() && last->first + last->second.length != pos) last = map_.end();
@@ -255,7 +286,7 @@ void PieceMap::assign(std::int64_t pos, std::span<const Piece> pieces) {
     }
     at += p.length;
   }
-  merge_left(next);
+  return merge_left(next);
 }
 
 void PieceMap::extract_into(std::vector<Piece>& out, std::int64_t pos, std::int64_t len) const {

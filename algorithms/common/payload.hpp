@@ -55,6 +55,12 @@ struct Piece {
   std::int64_t runs() const { return block != 0 ? length / block : 1; }
 };
 
+/// Positions [pos, pos + length) of a piece map.
+struct Range {
+  std::int64_t pos = 0;
+  std::int64_t length = 0;
+};
+
 /// A map from positions to pieces. Neighbouring pieces that continue each other merge (join below), so a
 /// range holding consecutive sources, or equal runs at a constant stride, is one entry however it was built.
 /// Positions not assigned are kUndefined.
@@ -63,6 +69,10 @@ class PieceMap {
   /// Overwrites [pos, pos + total length of `pieces`) with `pieces` in order (kUndefined pieces leave
   /// their range unassigned).
   void assign(std::int64_t pos, std::span<const Piece> pieces);
+  /// One assign per range, in order: range k gets the next ranges[k].length bytes of `pieces` (whose
+  /// lengths sum to the ranges'). Ranges at increasing positions close to each other (a list request's
+  /// regions) cost a short walk from the previous one each instead of a descent of the tree.
+  void assign_ranges(std::span<const Range> ranges, std::span<const Piece> pieces);
   /// What [pos, pos + len) holds, as pieces (merged; unassigned ranges as kUndefined).
   std::vector<Piece> extract(std::int64_t pos, std::int64_t len) const;
   /// extract, appended to `out` (merging with its last piece).
@@ -78,14 +88,21 @@ class PieceMap {
 
  private:
   using Map = std::map<std::int64_t, Piece>;
-  /// Merges the entry at `it` into its predecessor when they continue each other.
-  void merge_left(Map::iterator it);
+  /// Merges the entry at `it` into its predecessor when they continue each other; returns the entry
+  /// after `it` when it merged, else `it`.
+  Map::iterator merge_left(Map::iterator it);
+  /// map_.lower_bound(pos), given `from` with every entry before it starting before pos: a walk of a few
+  /// entries from `from`, or a descent when pos lies further on.
+  Map::iterator seek(Map::iterator from, std::int64_t pos);
+  /// assign, given `at` = map_.lower_bound(pos); returns map_.lower_bound(pos + length of pieces) after it.
+  Map::iterator assign_at(Map::iterator at, std::int64_t pos, std::span<const Piece> pieces);
   /// Puts `p`'s bytes [off, off + len) at `at` (an unassigned range just before `hint`), as up to three
   /// entries; returns the first (`hint` when there is none).
   Map::iterator place_slice(Map::iterator hint, std::int64_t at, const Piece& p, std::int64_t off,
                             std::int64_t len);
-  /// Forgets [pos, pos + len); returns the first entry at or after pos + len (one descent of the tree).
-  Map::iterator cut(std::int64_t pos, std::int64_t len);
+  /// Forgets [pos, pos + len), given `it` = map_.lower_bound(pos); returns the first entry at or after
+  /// pos + len.
+  Map::iterator cut(Map::iterator it, std::int64_t pos, std::int64_t len);
   void note_size() { peak_ = std::max(peak_, map_.size()); }
   Map map_;
   std::size_t peak_ = 0;

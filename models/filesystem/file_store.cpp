@@ -50,6 +50,88 @@ void FileStore::read(Offset offset, std::span<std::byte> out) const {
   std::memcpy(out.data(), bytes_.data() + offset, n);
 }
 
+namespace {
+
+/// Calls fn(first, last) for each maximal run ps[first..last) of placements whose data ranges follow
+/// each other in the buffer.
+template <class Fn>
+void for_data_runs(std::span<const Placement> ps, Fn&& fn) {
+  std::size_t first = 0;
+  for (std::size_t k = 1; k <= ps.size(); ++k)
+    if (k == ps.size() || ps[k].data_offset != ps[k - 1].data_offset + ps[k - 1].length) {
+      fn(first, k);
+      first = k;
+    }
+}
+
+/// The placements' data as one span (ps[first..last) are consecutive in the buffer).
+template <class Byte>
+std::span<Byte> data_of(std::span<const Placement> ps, std::size_t first, std::size_t last, Byte* data) {
+  const Offset n = ps[last - 1].data_offset + ps[last - 1].length - ps[first].data_offset;
+  return {data + ps[first].data_offset, static_cast<std::size_t>(n)};
+}
+
+bool elided_data(std::span<const Placement> ps, const std::byte* data) {
+  for (const Placement& p : ps)
+    if (p.length > 0) return payload::is_elided(data + p.data_offset);
+  return false;
+}
+
+}  // namespace
+
+void FileStore::write_ranges(std::span<const Placement> ps, const std::byte* data) {
+  if (!elided_ && !elided_data(ps, data)) {
+    for (const Placement& p : ps)
+      write(p.file_offset, std::span(data + p.data_offset, static_cast<std::size_t>(p.length)));
+    return;
+  }
+  thread_local std::vector<payload::Piece> pieces;
+  thread_local std::vector<payload::Range> ranges;
+  pieces.clear();
+  ranges.clear();
+  Offset end = 0;
+  for (const Placement& p : ps) {
+    if (p.file_offset < 0) throw std::invalid_argument("negative file offset");
+    ranges.push_back(payload::Range{p.file_offset, p.length});
+    if (p.length > 0) end = std::max(end, p.file_offset + p.length);
+  }
+  for_data_runs(ps, [&](std::size_t first, std::size_t last) {
+    const std::span<const std::byte> run = data_of(ps, first, last, data);
+    if (run.empty()) return;
+    if (!elided_ || !payload::is_elided(run))
+      throw std::logic_error(elided_ ? "the elided file store was given real bytes to write"
+                                     : "an elided buffer written to a file store of bytes");
+    payload::append_pieces(pieces, run);
+  });
+  pieces_.assign_ranges(ranges, pieces);
+  elided_size_ = std::max(elided_size_, end);
+}
+
+void FileStore::read_ranges(std::span<const Placement> ps, std::byte* data) const {
+  if (!elided_ && !elided_data(ps, data)) {
+    for (const Placement& p : ps)
+      read(p.file_offset, std::span(data + p.data_offset, static_cast<std::size_t>(p.length)));
+    return;
+  }
+  thread_local std::vector<payload::Piece> pieces;
+  for_data_runs(ps, [&](std::size_t first, std::size_t last) {
+    const std::span<std::byte> run = data_of(ps, first, last, data);
+    if (run.empty()) return;
+    if (!elided_ || !payload::is_elided(std::span<const std::byte>(run)))
+      throw std::logic_error(elided_ ? "the elided file store was read into real bytes"
+                                     : "a file store of bytes read into an elided buffer");
+    pieces.clear();
+    for (std::size_t k = first; k < last; ++k) {
+      if (ps[k].file_offset < 0) throw std::invalid_argument("negative file offset");
+      const std::size_t from = pieces.size();
+      pieces_.extract_into(pieces, ps[k].file_offset, ps[k].length);
+      for (std::size_t i = from; i < pieces.size(); ++i)  // holes read as zero bytes
+        if (pieces[i].source == payload::kUndefined) pieces[i].source = payload::kZero;
+    }
+    payload::assign(run, pieces);
+  });
+}
+
 const std::vector<std::byte>& FileStore::bytes() const {
   if (elided_) throw std::logic_error("the file store is elided (run.payload = elided): it keeps no bytes");
   return bytes_;

@@ -11,6 +11,14 @@
 
 namespace ciosim::filesystem {
 
+/// One range of a scattered write or read: `length` bytes at `file_offset` in the file and at
+/// `data_offset` in the caller's buffer.
+struct Placement {
+  Offset file_offset = 0;
+  Offset data_offset = 0;
+  Offset length = 0;
+};
+
 class FileStore {
  public:
   /// An elided store (run.payload = elided) keeps which source bytes each range holds
@@ -24,6 +32,11 @@ class FileStore {
   void write_pieces(Offset offset, std::span<const payload::Piece> pieces);
   /// Reads; bytes past the end read as zero.
   void read(Offset offset, std::span<std::byte> out) const;
+  /// write or read of every placement in order, between the file and `data` (a server's chunk of a list
+  /// request). The same as one call per placement; an elided store takes the pieces of consecutive data
+  /// ranges at once and walks its map from range to range.
+  void write_ranges(std::span<const Placement> ps, const std::byte* data);
+  void read_ranges(std::span<const Placement> ps, std::byte* data) const;
   Offset size() const { return elided_ ? elided_size_ : static_cast<Offset>(bytes_.size()); }
   /// The bytes (throws std::logic_error on an elided store).
   const std::vector<std::byte>& bytes() const;

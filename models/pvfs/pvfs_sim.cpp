@@ -118,6 +118,14 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
   const std::int64_t fb = cfg.flow_buffer;
   const std::int64_t n = chunks_of(total, fb);
   StreamCursor stream(req->part);
+  std::vector<filesystem::Placement> chunk;  // the file ranges of one chunk
+  auto chunk_ranges = [&](std::int64_t to) -> std::span<const filesystem::Placement> {
+    chunk.clear();
+    stream.for_range(to, [&](const Piece& p, std::int64_t off, std::int64_t len) {
+      chunk.push_back(filesystem::Placement{p.file_offset + off, p.data_offset + off, len});
+    });
+    return chunk;
+  };
   if (req->write) {
     IoRequest* token = nullptr;
     sg4::CommPtr next = n > 0 ? req->data->get_async<IoRequest>(&token) : nullptr;
@@ -126,10 +134,7 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
       if (i + 1 < n) next = req->data->get_async<IoRequest>(&token);  // receive the next chunk meanwhile
       const std::int64_t a = i * fb;
       const std::int64_t b = std::min(total, a + fb);
-      stream.for_range(b, [&](const Piece& p, std::int64_t off, std::int64_t len) {
-        file().write(p.file_offset + off,
-                     std::span(req->wdata + p.data_offset + off, static_cast<std::size_t>(len)));
-      });
+      file().write_ranges(chunk_ranges(b), req->wdata);
       disk_op("write", b - a);
     }
     req->ack->put(req, static_cast<std::uint64_t>(cfg.request_header));
@@ -139,10 +144,7 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
       const std::int64_t a = i * fb;
       const std::int64_t b = std::min(total, a + fb);
       disk_op("read", b - a);
-      stream.for_range(b, [&](const Piece& p, std::int64_t off, std::int64_t len) {
-        file().read(p.file_offset + off,
-                    std::span(req->rdata + p.data_offset + off, static_cast<std::size_t>(len)));
-      });
+      file().read_ranges(chunk_ranges(b), req->rdata);
       if (inflight.size() == kChunksInFlight) {
         inflight.front().first->wait();
         record_transfer(iods_[k], rank_host, inflight.front().first, inflight.front().second);
