@@ -213,8 +213,10 @@ TEST_CASE("strided pieces: a piece map agrees byte for byte with an array of sou
   }
 }
 
-TEST_CASE("strided pieces: assign_ranges equals one assign per range, ranges close or far, forward or back",
-          "[payload]") {
+TEST_CASE(
+    "strided pieces: assign_ranges and extract_ranges equal one call per range, ranges close or far, forward "
+    "or back",
+    "[payload]") {
   constexpr std::int64_t kN = 400;
   std::mt19937_64 rng(1414);
   const auto pick = picker(rng);
@@ -244,7 +246,7 @@ TEST_CASE("strided pieces: assign_ranges equals one assign per range, ranges clo
       for (const payload::Range& r : ranges) {
         std::vector<Piece> mine;
         next.take(r.length, mine);
-        one_by_one.assign(r.pos, mine);
+        if (r.length > 0) one_by_one.assign(r.pos, mine);  // assign_ranges skips empty ranges
         std::copy(src.begin() + used, src.begin() + used + r.length, ref.begin() + r.pos);
         used += r.length;
       }
@@ -254,6 +256,15 @@ TEST_CASE("strided pieces: assign_ranges equals one assign per range, ranges clo
       REQUIRE(all == one_by_one.extract(0, kN));
       REQUIRE(batched.entries() == one_by_one.entries());
       REQUIRE(expand(all) == ref);
+      // Read back the same ranges shifted by a base, from a map shifted by it: one extract per range.
+      const std::int64_t base = pick(0, 3) * 1000;
+      payload::PieceMap shifted;
+      shifted.assign(base, all);
+      std::vector<Piece> got;
+      std::vector<Piece> want;
+      shifted.extract_ranges(got, ranges, base);
+      for (const payload::Range& r : ranges) shifted.extract_into(want, base + r.pos, r.length);
+      REQUIRE(got == want);
     }
   }
   // Pieces that do not fill the ranges exactly are refused before anything is assigned.
@@ -262,4 +273,26 @@ TEST_CASE("strided pieces: assign_ranges equals one assign per range, ranges clo
   CHECK_THROWS_AS(m.assign_ranges(two, std::vector<Piece>{{6, 0}}), std::logic_error);
   CHECK_THROWS_AS(m.assign_ranges(two, std::vector<Piece>{{9, 0}}), std::logic_error);
   CHECK(m.entries() == 0);
+}
+
+TEST_CASE("strided pieces: a buffer's regions scattered and gathered at once (unpack and pack at Bx = 1)",
+          "[payload]") {
+  const payload::ModeScope scope(payload::Mode::Elided);
+  payload::Buffer memory(64);
+  // Four 4-byte entries of a rank at a stride of 16 bytes: one strided piece goes to four regions.
+  const std::vector<payload::Range> regions{{4, 4}, {20, 4}, {36, 4}, {52, 4}};
+  payload::assign(memory, regions, std::vector<Piece>{{16, 100, 4, 40}});
+  const std::vector<Piece> got = payload::pieces(memory);
+  REQUIRE(got.size() == 9);  // hole, entry, hole, ...: the holes keep the entries apart
+  CHECK(got[1] == Piece{4, 100});
+  CHECK(got[7] == Piece{4, 220});
+  std::vector<Piece> back;
+  payload::append_pieces(back, memory, regions);
+  CHECK(back == std::vector<Piece>{{16, 100, 4, 40}});
+  // A region outside the buffer is refused, naming it, and nothing changes.
+  const std::vector<payload::Range> outside{{4, 4}, {62, 4}};
+  CHECK_THROWS_WITH(payload::assign(memory, outside, std::vector<Piece>{{8, 0}}),
+                    Catch::Contains("[62, 66) outside a span of 64 bytes"));
+  CHECK_THROWS_AS(payload::append_pieces(back, memory, outside), std::logic_error);
+  CHECK(payload::pieces(memory) == got);
 }

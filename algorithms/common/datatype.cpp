@@ -130,6 +130,19 @@ void for_each_region(std::int64_t buffer_bytes, const Datatype& dt, std::int64_t
   }
 }
 
+/// The regions for_each_region visits, as ranges of the unpacked buffer (valid until the next call).
+std::span<const payload::Range> regions_of(std::int64_t buffer_bytes, const Datatype& dt,
+                                           std::int64_t element_size, std::int64_t packed_bytes,
+                                           const char* what) {
+  thread_local std::vector<payload::Range> regions;
+  regions.clear();
+  for_each_region(buffer_bytes, dt, element_size, packed_bytes, what,
+                  [&](std::int64_t off, std::int64_t, std::int64_t len) {
+                    regions.push_back({off, len});
+                  });
+  return regions;
+}
+
 /// True when both spans are elided and do not overlap: a pack or unpack may then gather all of its source's
 /// pieces before it assigns any (one map operation per region instead of a copy per region).
 bool elided_apart(std::span<const std::byte> a, std::span<const std::byte> b) {
@@ -147,10 +160,7 @@ void pack(std::span<const std::byte> src, const Datatype& dt, std::int64_t eleme
   if (elided_apart(src, out)) {  // the regions' pieces gathered in order, then assigned at once
     thread_local std::vector<payload::Piece> ps;
     ps.clear();
-    for_each_region(src_size, dt, element_size, out_size, "pack",
-                    [&](std::int64_t off, std::int64_t, std::int64_t len) {
-                      payload::append_pieces(ps, src.subspan(n(off), n(len)));
-                    });
+    payload::append_pieces(ps, src, regions_of(src_size, dt, element_size, out_size, "pack"));
     payload::assign(out, ps);
   } else if (payload::is_elided(src) || payload::is_elided(out))  // pieces, region by region
     for_each_region(src_size, dt, element_size, out_size, "pack",
@@ -171,16 +181,9 @@ void unpack(std::span<const std::byte> in, const Datatype& dt, std::int64_t elem
   const std::int64_t in_size = static_cast<std::int64_t>(in.size());
   if (elided_apart(in, dst)) {  // the packed pieces read once, then each region assigned its share
     thread_local std::vector<payload::Piece> all;
-    thread_local std::vector<payload::Piece> one;
     all.clear();
     payload::append_pieces(all, in);
-    payload::PieceCursor reader(all);
-    for_each_region(dst_size, dt, element_size, in_size, "unpack",
-                    [&](std::int64_t off, std::int64_t, std::int64_t len) {
-                      one.clear();
-                      reader.take(len, one);
-                      payload::assign(dst.subspan(n(off), n(len)), one);
-                    });
+    payload::assign(dst, regions_of(dst_size, dt, element_size, in_size, "unpack"), all);
   } else if (payload::is_elided(in) || payload::is_elided(dst))
     for_each_region(dst_size, dt, element_size, in_size, "unpack",
                     [&](std::int64_t off, std::int64_t pos, std::int64_t len) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -184,6 +185,34 @@ bool same_contents(std::span<const Piece> a, std::span<const Piece> b) {
 
 // ---- PieceMap
 
+namespace {
+
+/// map.lower_bound(pos), given `from` with every entry before it starting before pos: a walk of a few
+/// entries from `from`, or a descent when pos lies further on.
+template <class Map, class It>
+It seek(Map& map, It from, std::int64_t pos) {
+  constexpr int kWalk = 8;  // entries walked before a descent (log2 of the map's size) costs less
+  for (int k = 0; k < kWalk && from != map.end() && from->first < pos; ++k) ++from;
+  if (from != map.end() && from->first < pos) return map.lower_bound(pos);
+  return from;
+}
+
+/// Calls fn(range, lower_bound of its first position) for the non-empty ranges in order, each lower bound
+/// found by walking from `next` (what fn returned for the previous range: the lower bound of its end) when
+/// the ranges go forward, by a descent when one goes back.
+template <class Map, class It, class Fn>
+void for_ranges(Map& map, It next, std::span<const Range> ranges, std::int64_t base, Fn&& fn) {
+  std::int64_t done = std::numeric_limits<std::int64_t>::min();  // entries before `next` start before it
+  for (const Range& r : ranges) {
+    if (r.length <= 0) continue;
+    const std::int64_t pos = base + r.pos;
+    next = fn(pos, r.length, pos >= done ? seek(map, next, pos) : map.lower_bound(pos));
+    done = pos + r.length;
+  }
+}
+
+}  // namespace
+
 PieceMap::Map::iterator PieceMap::place_slice(Map::iterator hint, std::int64_t at, const Piece& p,
                                               std::int64_t off, std::int64_t len) {
   thread_local std::vector<Piece> parts;
@@ -238,18 +267,12 @@ PieceMap::Map::iterator PieceMap::merge_left(Map::iterator it) {
   return it;
 }
 
-PieceMap::Map::iterator PieceMap::seek(Map::iterator from, std::int64_t pos) {
-  constexpr int kWalk = 8;  // entries walked before a descent (log2 of the map's size) costs less
-  for (int k = 0; k < kWalk && from != map_.end() && from->first < pos; ++k) ++from;
-  if (from != map_.end() && from->first < pos) return map_.lower_bound(pos);
-  return from;
-}
-
 void PieceMap::assign(std::int64_t pos, std::span<const Piece> pieces) {
   assign_at(map_.lower_bound(pos), pos, pieces);
 }
 
-void PieceMap::assign_ranges(std::span<const Range> ranges, std::span<const Piece> pieces) {
+void PieceMap::assign_ranges(std::span<const Range> ranges, std::span<const Piece> pieces,
+                             std::int64_t base) {
   std::int64_t total = 0;
   for (const Range& r : ranges) total += std::max<std::int64_t>(r.length, 0);
   if (total != length_of(pieces))
@@ -257,15 +280,19 @@ void PieceMap::assign_ranges(std::span<const Range> ranges, std::span<const Piec
                            " bytes of pieces for ranges of " + std::to_string(total));
   thread_local std::vector<Piece> part;
   PieceCursor cursor(pieces);
-  Map::iterator next = map_.begin();
-  std::int64_t done = 0;  // every entry before `next` starts before this position
-  for (const Range& r : ranges) {
-    if (r.length <= 0) continue;
+  for_ranges(map_, map_.begin(), ranges, base, [&](std::int64_t pos, std::int64_t len, Map::iterator at) {
     part.clear();
-    cursor.take(r.length, part);
-    next = assign_at(r.pos >= done ? seek(next, r.pos) : map_.lower_bound(r.pos), r.pos, part);
-    done = r.pos + r.length;
-  }
+    cursor.take(len, part);
+    return assign_at(at, pos, part);
+  });
+}
+
+void PieceMap::extract_ranges(std::vector<Piece>& out, std::span<const Range> ranges,
+                              std::int64_t base) const {
+  for_ranges(map_, map_.begin(), ranges, base,
+             [&](std::int64_t pos, std::int64_t len, Map::const_iterator at) {
+               return extract_at(at, out, pos, len);
+             });
 }
 
 PieceMap::Map::iterator PieceMap::assign_at(Map::iterator at_pos, std::int64_t pos,
@@ -290,10 +317,14 @@ PieceMap::Map::iterator PieceMap::assign_at(Map::iterator at_pos, std::int64_t p
 }
 
 void PieceMap::extract_into(std::vector<Piece>& out, std::int64_t pos, std::int64_t len) const {
-  if (len <= 0) return;
+  extract_at(map_.lower_bound(pos), out, pos, len);
+}
+
+PieceMap::Map::const_iterator PieceMap::extract_at(Map::const_iterator it, std::vector<Piece>& out,
+                                                   std::int64_t pos, std::int64_t len) const {
+  if (len <= 0) return it;
   const std::int64_t end = pos + len;
-  auto it = map_.upper_bound(pos);
-  if (it != map_.begin()) --it;
+  if (it != map_.begin() && (it == map_.end() || it->first > pos)) --it;  // the entry holding pos, if any
   std::int64_t at = pos;
   for (; it != map_.end() && it->first < end; ++it) {
     const std::int64_t lo = std::max(it->first, pos);
@@ -304,6 +335,7 @@ void PieceMap::extract_into(std::vector<Piece>& out, std::int64_t pos, std::int6
     at = hi;
   }
   if (at < end) append(out, Piece{end - at, kUndefined});
+  return it;
 }
 
 std::vector<Piece> PieceMap::extract(std::int64_t pos, std::int64_t len) const {
@@ -404,6 +436,28 @@ void append_pieces(std::vector<Piece>& out, std::span<const std::byte> elided) {
   a.map.extract_into(out, a.position(elided.data()), static_cast<std::int64_t>(elided.size()));
 }
 
+namespace {
+
+/// Throws std::logic_error naming `call` unless every range lies within a span of `size` bytes.
+void check_ranges(std::span<const Range> ranges, std::size_t size, const char* call) {
+  for (const Range& r : ranges)
+    if (r.length > 0 && (r.pos < 0 || r.pos + r.length > static_cast<std::int64_t>(size)))
+      throw std::logic_error(std::string(call) + ": range [" + std::to_string(r.pos) + ", " +
+                             std::to_string(r.pos + r.length) + ") outside a span of " +
+                             std::to_string(size) + " bytes");
+}
+
+}  // namespace
+
+void append_pieces(std::vector<Piece>& out, std::span<const std::byte> elided,
+                   std::span<const Range> ranges) {
+  check_ranges(ranges, elided.size(), "payload::append_pieces");
+  if (elided.empty()) return;
+  if (!is_elided(elided)) throw std::logic_error("payload::pieces: the span is not an elided buffer");
+  const Arena& a = arena();
+  a.map.extract_ranges(out, ranges, a.position(elided.data()));
+}
+
 std::vector<Piece> pieces(std::span<const std::byte> elided) {
   std::vector<Piece> out;
   append_pieces(out, elided);
@@ -419,6 +473,18 @@ void assign(std::span<std::byte> elided, std::span<const Piece> ps) {
     throw std::logic_error("payload::assign: the span is not an elided buffer");
   Arena& a = arena();
   a.map.assign(a.position(elided.data()), ps);
+}
+
+void assign(std::span<std::byte> elided, std::span<const Range> ranges, std::span<const Piece> ps) {
+  check_ranges(ranges, elided.size(), "payload::assign");
+  if (elided.empty()) {  // the ranges are empty too
+    if (length_of(ps) != 0) throw std::logic_error("payload::assign: pieces for an empty span");
+    return;
+  }
+  if (!is_elided(std::span<const std::byte>(elided)))
+    throw std::logic_error("payload::assign: the span is not an elided buffer");
+  Arena& a = arena();
+  a.map.assign_ranges(ranges, ps, a.position(elided.data()));
 }
 
 namespace detail {

@@ -69,10 +69,14 @@ class PieceMap {
   /// Overwrites [pos, pos + total length of `pieces`) with `pieces` in order (kUndefined pieces leave
   /// their range unassigned).
   void assign(std::int64_t pos, std::span<const Piece> pieces);
-  /// One assign per range, in order: range k gets the next ranges[k].length bytes of `pieces` (whose
-  /// lengths sum to the ranges'). Ranges at increasing positions close to each other (a list request's
+  /// One assign per non-empty range, in order: range k gets the next ranges[k].length bytes of `pieces`
+  /// (whose lengths sum to the ranges'). Ranges at increasing positions close to each other (a list request's
   /// regions) cost a short walk from the previous one each instead of a descent of the tree.
-  void assign_ranges(std::span<const Range> ranges, std::span<const Piece> pieces);
+  /// Positions base + ranges[k].pos.
+  void assign_ranges(std::span<const Range> ranges, std::span<const Piece> pieces, std::int64_t base = 0);
+  /// extract_into for each range in order (positions base + ranges[k].pos), walking from range to range
+  /// as assign_ranges does.
+  void extract_ranges(std::vector<Piece>& out, std::span<const Range> ranges, std::int64_t base = 0) const;
   /// What [pos, pos + len) holds, as pieces (merged; unassigned ranges as kUndefined).
   std::vector<Piece> extract(std::int64_t pos, std::int64_t len) const;
   /// extract, appended to `out` (merging with its last piece).
@@ -91,9 +95,9 @@ class PieceMap {
   /// Merges the entry at `it` into its predecessor when they continue each other; returns the entry
   /// after `it` when it merged, else `it`.
   Map::iterator merge_left(Map::iterator it);
-  /// map_.lower_bound(pos), given `from` with every entry before it starting before pos: a walk of a few
-  /// entries from `from`, or a descent when pos lies further on.
-  Map::iterator seek(Map::iterator from, std::int64_t pos);
+  /// extract_into, given `at` = map_.lower_bound(pos); returns map_.lower_bound(pos + len).
+  Map::const_iterator extract_at(Map::const_iterator at, std::vector<Piece>& out, std::int64_t pos,
+                                 std::int64_t len) const;
   /// assign, given `at` = map_.lower_bound(pos); returns map_.lower_bound(pos + length of pieces) after it.
   Map::iterator assign_at(Map::iterator at, std::int64_t pos, std::span<const Piece> pieces);
   /// Puts `p`'s bytes [off, off + len) at `at` (an unassigned range just before `hint`), as up to three
@@ -252,8 +256,14 @@ inline void copy(std::span<std::byte> to, std::span<const std::byte> from) {
 std::vector<Piece> pieces(std::span<const std::byte> elided);
 /// pieces(elided), appended to `out` (merging with its last piece): a gather of several spans.
 void append_pieces(std::vector<Piece>& out, std::span<const std::byte> elided);
+/// append_pieces of the ranges of `elided` (offsets within it) in order: a gather of many regions of one
+/// buffer, which walks the piece map from region to region instead of looking each one up.
+void append_pieces(std::vector<Piece>& out, std::span<const std::byte> elided, std::span<const Range> ranges);
 /// Sets what an elided span holds (a received message, a file read); the pieces' lengths sum to its size.
 void assign(std::span<std::byte> elided, std::span<const Piece> pieces);
+/// Sets what ranges of `elided` (offsets within it) hold: range k the next ranges[k].length bytes of
+/// `pieces`, whose lengths sum to the ranges' (a scatter into many regions of one buffer).
+void assign(std::span<std::byte> elided, std::span<const Range> ranges, std::span<const Piece> pieces);
 /// Throws std::logic_error naming `call` when `s` is elided: for the calls that need real bytes.
 void require_bytes(std::span<const std::byte> s, const char* call);
 /// Entries of the elided range's piece map (a measure of what elided buffers cost the simulator).

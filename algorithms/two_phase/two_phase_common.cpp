@@ -317,9 +317,25 @@ void fill_window(OthersReq& o, const Cursor& c, Offset off, std::span<std::byte>
       if (c.bytes[i] > 0) copy_pieces(o, c, i, off, window, streams[i], true);
     return;
   }
-  for (const RoundPiece& r : merged)
-    payload::copy(window.subspan(static_cast<std::size_t>(r.offset - off), static_cast<std::size_t>(r.len)),
-                  streams[r.sender].span().subspan(r.pos, static_cast<std::size_t>(r.len)));
+  // Each sender's stream read once (its pieces come in stream order), then the window's ranges assigned
+  // in file order at once.
+  std::vector<std::vector<payload::Piece>> sent(streams.size());
+  std::vector<payload::PieceCursor> readers;
+  readers.reserve(streams.size());
+  for (std::size_t i = 0; i < streams.size(); ++i) {
+    if (c.bytes[i] > 0)
+      payload::append_pieces(sent[i], streams[i].span().first(static_cast<std::size_t>(c.bytes[i])));
+    readers.emplace_back(sent[i]);
+  }
+  thread_local std::vector<payload::Piece> pieces;
+  thread_local std::vector<payload::Range> ranges;
+  pieces.clear();
+  ranges.clear();
+  for (const RoundPiece& r : merged) {
+    readers[r.sender].take(r.len, pieces);
+    ranges.push_back(payload::Range{r.offset - off, r.len});
+  }
+  payload::assign(window, ranges, pieces);
 }
 
 }  // namespace detail

@@ -44,6 +44,10 @@ payload::Buffer fill_send_buffer(WriteState& s, const std::vector<std::int32_t>&
   std::int64_t total = 0;
   for (std::int32_t v : send_size) total += v;
   payload::Buffer buf(static_cast<std::size_t>(total));
+  // Elided: the pieces' ranges of my buffer gathered in one walk, then assigned at once.
+  const bool gather = buf.elided() && payload::is_elided(s.local);
+  thread_local std::vector<payload::Range> from;
+  from.clear();
   std::size_t pos = 0;
   for (std::size_t i = 0; i < P; ++i) {
     start[i] = pos;
@@ -53,9 +57,12 @@ payload::Buffer fill_send_buffer(WriteState& s, const std::vector<std::int32_t>&
       const std::size_t k = s.sent[i];
       const Offset len = s.col.my.pairs[i][c + k];
       const Offset take = std::min(need, len - s.sent_part[i]);
-      payload::copy(buf.span().subspan(pos, static_cast<std::size_t>(take)),
-                    s.local.subspan(static_cast<std::size_t>(s.col.my.mem[i][k] + s.sent_part[i]),
-                                    static_cast<std::size_t>(take)));
+      const Offset at = s.col.my.mem[i][k] + s.sent_part[i];
+      if (gather)
+        from.push_back(payload::Range{at, take});
+      else
+        payload::copy(buf.span().subspan(pos, static_cast<std::size_t>(take)),
+                      s.local.subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(take)));
       pos += static_cast<std::size_t>(take);
       need -= take;
       s.sent_part[i] += take;
@@ -64,6 +71,12 @@ payload::Buffer fill_send_buffer(WriteState& s, const std::vector<std::int32_t>&
         s.sent_part[i] = 0;
       }
     }
+  }
+  if (gather) {
+    thread_local std::vector<payload::Piece> ps;
+    ps.clear();
+    payload::append_pieces(ps, s.local, from);
+    payload::assign(buf, ps);
   }
   return buf;
 }
