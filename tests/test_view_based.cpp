@@ -127,6 +127,10 @@ TEST_CASE("view-based: byte ranges merge what touches and answer coverage") {
   r.add_all({{20, 10}, {0, 2}});
   CHECK(r.ranges() == std::vector<Extent>{{0, 2}, {10, 25}});
   CHECK(r.covers(10, 25));
+  // Two ranks' runs interleaved (Bx = 1), each list in order, one starting where a held range starts.
+  r.add_all({{40, 4}, {48, 4}, {56, 4}});
+  r.add_all({{40, 2}, {44, 4}, {52, 4}});
+  CHECK(r.ranges() == std::vector<Extent>{{0, 2}, {10, 25}, {40, 20}});
 }
 
 TEST_CASE("view-based: the pool evicts the least recently used buffer and hands it over") {

@@ -60,6 +60,8 @@ class ViewBasedSession final : public Session {
   Buffer& cached(std::int64_t block) {
     return pool_.get(block, [this](Buffer& victim) { write_back(victim); });
   }
+  /// The file runs of piece `pc` in block buffer `b`, as offsets in the block, in view order.
+  std::vector<Extent> runs_in_block(const Buffer& b, const Piece& pc) const;
   void scatter(Buffer& b, const Piece& pc, std::span<const std::byte> data);
   void gather(Buffer& b, const Piece& pc, std::span<std::byte> dst);
   /// Storage order <-> view (file) order, for a rank storing its entries out of file order.
@@ -205,33 +207,63 @@ void ViewBasedSession::permute(std::span<const std::byte> from, std::span<std::b
   p_.compute(Work{pos, access_.count()});
 }
 
-void ViewBasedSession::scatter(Buffer& b, const Piece& pc, std::span<const std::byte> data) {
+std::vector<Extent> ViewBasedSession::runs_in_block(const Buffer& b, const Piece& pc) const {
   const Offset start = b.block * bs_;
   std::vector<Extent> runs;
-  views_[static_cast<std::size_t>(pc.rank)].for_runs(
-      pc.view_start, pc.length, [&](Offset f, Offset v, Offset n) {
-        const Offset off = f - start;
-        b.data.grow(static_cast<std::size_t>(off + n));
-        payload::copy(b.data.span().subspan(static_cast<std::size_t>(off), static_cast<std::size_t>(n)),
-                      data.subspan(static_cast<std::size_t>(v - pc.view_start), static_cast<std::size_t>(n)));
-        runs.push_back({off, n});
-      });
+  views_[static_cast<std::size_t>(pc.rank)].for_runs(pc.view_start, pc.length,
+                                                     [&](Offset f, Offset, Offset n) {
+                                                       runs.push_back({f - start, n});
+                                                     });
+  return runs;
+}
+
+namespace {
+
+/// The runs as ranges of a piece map (elided copies take them all at once).
+std::vector<payload::Range> as_ranges(const std::vector<Extent>& runs) {
+  std::vector<payload::Range> out;
+  out.reserve(runs.size());
+  for (const Extent& e : runs) out.push_back({e.offset, e.length});
+  return out;
+}
+
+}  // namespace
+
+void ViewBasedSession::scatter(Buffer& b, const Piece& pc, std::span<const std::byte> data) {
+  std::vector<Extent> runs = runs_in_block(b, pc);  // the piece's bytes, consecutive in data
+  Offset end = 0;
+  for (const Extent& e : runs) end = std::max(end, e.offset + e.length);
+  b.data.grow(static_cast<std::size_t>(end));
+  if (b.data.elided() && payload::is_elided(data)) {
+    payload::assign(b.data, as_ranges(runs), payload::pieces(data));
+  } else {
+    std::size_t v = 0;
+    for (const Extent& e : runs) {
+      const auto n = static_cast<std::size_t>(e.length);
+      payload::copy(b.data.span().subspan(static_cast<std::size_t>(e.offset), n), data.subspan(v, n));
+      v += n;
+    }
+  }
   p_.compute(Work{pc.length, static_cast<std::int64_t>(runs.size())});
   b.valid.add_all(runs);
   b.dirty.add_all(std::move(runs));
 }
 
 void ViewBasedSession::gather(Buffer& b, const Piece& pc, std::span<std::byte> dst) {
-  const Offset start = b.block * bs_;
-  std::int64_t runs = 0;
-  views_[static_cast<std::size_t>(pc.rank)].for_runs(
-      pc.view_start, pc.length, [&](Offset f, Offset v, Offset n) {
-        payload::copy(
-            dst.subspan(static_cast<std::size_t>(v - pc.view_start), static_cast<std::size_t>(n)),
-            b.data.span().subspan(static_cast<std::size_t>(f - start), static_cast<std::size_t>(n)));
-        ++runs;
-      });
-  p_.compute(Work{pc.length, runs});
+  const std::vector<Extent> runs = runs_in_block(b, pc);  // the piece's bytes, consecutive in dst
+  if (b.data.elided() && payload::is_elided(std::span<const std::byte>(dst))) {
+    std::vector<payload::Piece> ps;
+    payload::append_pieces(ps, b.data, as_ranges(runs));
+    payload::assign(dst, ps);
+  } else {
+    std::size_t v = 0;
+    for (const Extent& e : runs) {
+      const auto n = static_cast<std::size_t>(e.length);
+      payload::copy(dst.subspan(v, n), b.data.span().subspan(static_cast<std::size_t>(e.offset), n));
+      v += n;
+    }
+  }
+  p_.compute(Work{pc.length, static_cast<std::int64_t>(runs.size())});
 }
 
 void ViewBasedSession::write_back(Buffer& b) {

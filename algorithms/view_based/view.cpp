@@ -145,8 +145,13 @@ void ByteRanges::add(Offset off, Offset len) {
 }
 
 void ByteRanges::add_all(std::vector<Extent> more) {
+  // Both lists sorted, then merged: linear in the ranges held when `more` comes in order (a piece's runs),
+  // which a block scattered into by many pieces does once per piece.
+  const auto by_offset = [](const Extent& a, const Extent& b) { return a.offset < b.offset; };
+  if (!std::is_sorted(more.begin(), more.end(), by_offset)) std::sort(more.begin(), more.end(), by_offset);
+  const auto added = static_cast<std::ptrdiff_t>(more.size());
   more.insert(more.end(), r_.begin(), r_.end());
-  std::sort(more.begin(), more.end(), [](const Extent& a, const Extent& b) { return a.offset < b.offset; });
+  std::inplace_merge(more.begin(), more.begin() + added, more.end(), by_offset);
   r_.clear();
   for (const Extent& e : more) {
     if (e.length <= 0) continue;
