@@ -177,13 +177,30 @@ void run_write(Process& p, const TechniqueInput& in, LocalData local) {
       for (std::size_t i = 0; i < all.size(); ++i) {
         Offset from = 0;
         const Offset before = stream[i];
+        const std::span<const std::byte> src = i == kRoot ? local : staging[i].span();
+        // Elided: the source's pieces for all of its runs taken at once, then placed in the window at once.
+        const bool at_once = window.elided() && payload::is_elided(src);
+        std::vector<payload::Range> to;
+        std::vector<payload::Range> mine;  // the root's runs in its own buffer
         pieces += all[i].take_below(lo + size, stream[i], [&](Offset f, Offset at, Offset l) {
           const auto n = static_cast<std::size_t>(l);
-          payload::copy(window.span().subspan(static_cast<std::size_t>(f - lo), n),
-                        i == kRoot ? local.subspan(static_cast<std::size_t>(at), n)
-                                   : staging[i].span().subspan(static_cast<std::size_t>(from), n));
+          if (at_once) {
+            to.push_back({f - lo, l});
+            if (i == kRoot) mine.push_back({at, l});
+          } else {
+            payload::copy(window.span().subspan(static_cast<std::size_t>(f - lo), n),
+                          src.subspan(static_cast<std::size_t>(i == kRoot ? at : from), n));
+          }
           from += l;
         });
+        if (at_once && !to.empty()) {
+          std::vector<payload::Piece> ps;
+          if (i == kRoot)
+            payload::append_pieces(ps, src, mine);
+          else
+            payload::append_pieces(ps, src.first(static_cast<std::size_t>(from)));
+          payload::assign(window.span(), to, ps);
+        }
         placed += stream[i] - before;
       }
       p.compute(Work{.bytes_copied = placed, .tuples = pieces});
