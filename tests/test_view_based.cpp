@@ -124,12 +124,12 @@ TEST_CASE("view-based: byte ranges merge what touches and answer coverage") {
   CHECK(r.covers(12, 8));
   CHECK_FALSE(r.covers(12, 9));
   CHECK_FALSE(r.covers(25, 1));
-  r.add_all({{20, 10}, {0, 2}});
+  r.add_all(std::vector<Extent>{{20, 10}, {0, 2}});
   CHECK(r.ranges() == std::vector<Extent>{{0, 2}, {10, 25}});
   CHECK(r.covers(10, 25));
   // Two ranks' runs interleaved (Bx = 1), each list in order, one starting where a held range starts.
-  r.add_all({{40, 4}, {48, 4}, {56, 4}});
-  r.add_all({{40, 2}, {44, 4}, {52, 4}});
+  r.add_all(std::vector<Extent>{{40, 4}, {48, 4}, {56, 4}});
+  r.add_all(std::vector<Extent>{{40, 2}, {44, 4}, {52, 4}});
   CHECK(r.ranges() == std::vector<Extent>{{0, 2}, {10, 25}, {40, 20}});
 }
 

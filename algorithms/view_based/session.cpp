@@ -230,7 +230,7 @@ std::vector<payload::Range> as_ranges(const std::vector<Extent>& runs) {
 }  // namespace
 
 void ViewBasedSession::scatter(Buffer& b, const Piece& pc, std::span<const std::byte> data) {
-  std::vector<Extent> runs = runs_in_block(b, pc);  // the piece's bytes, consecutive in data
+  const std::vector<Extent> runs = runs_in_block(b, pc);  // the piece's bytes, consecutive in data
   Offset end = 0;
   for (const Extent& e : runs) end = std::max(end, e.offset + e.length);
   b.data.grow(static_cast<std::size_t>(end));
@@ -246,24 +246,30 @@ void ViewBasedSession::scatter(Buffer& b, const Piece& pc, std::span<const std::
   }
   p_.compute(Work{pc.length, static_cast<std::int64_t>(runs.size())});
   b.valid.add_all(runs);
-  b.dirty.add_all(std::move(runs));
+  b.dirty.add_all(runs);
 }
 
 void ViewBasedSession::gather(Buffer& b, const Piece& pc, std::span<std::byte> dst) {
-  const std::vector<Extent> runs = runs_in_block(b, pc);  // the piece's bytes, consecutive in dst
-  if (b.data.elided() && payload::is_elided(std::span<const std::byte>(dst))) {
+  const Offset start = b.block * bs_;
+  const bool at_once = b.data.elided() && payload::is_elided(std::span<const std::byte>(dst));
+  std::vector<payload::Range> runs;  // elided: the piece's runs in the block, gathered at once
+  std::int64_t count = 0;
+  views_[static_cast<std::size_t>(pc.rank)].for_runs(
+      pc.view_start, pc.length, [&](Offset f, Offset v, Offset n) {
+        if (at_once)
+          runs.push_back({f - start, n});
+        else
+          payload::copy(
+              dst.subspan(static_cast<std::size_t>(v - pc.view_start), static_cast<std::size_t>(n)),
+              b.data.span().subspan(static_cast<std::size_t>(f - start), static_cast<std::size_t>(n)));
+        ++count;
+      });
+  if (at_once) {
     std::vector<payload::Piece> ps;
-    payload::append_pieces(ps, b.data, as_ranges(runs));
+    payload::append_pieces(ps, b.data, runs);
     payload::assign(dst, ps);
-  } else {
-    std::size_t v = 0;
-    for (const Extent& e : runs) {
-      const auto n = static_cast<std::size_t>(e.length);
-      payload::copy(dst.subspan(v, n), b.data.span().subspan(static_cast<std::size_t>(e.offset), n));
-      v += n;
-    }
   }
-  p_.compute(Work{pc.length, static_cast<std::int64_t>(runs.size())});
+  p_.compute(Work{pc.length, count});
 }
 
 void ViewBasedSession::write_back(Buffer& b) {

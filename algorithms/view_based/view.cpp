@@ -144,22 +144,31 @@ void ByteRanges::add(Offset off, Offset len) {
   r_.insert(it, Extent{lo, hi - lo});
 }
 
-void ByteRanges::add_all(std::vector<Extent> more) {
+void ByteRanges::add_all(std::span<const Extent> added) {
   // Both lists sorted, then merged: linear in the ranges held when `more` comes in order (a piece's runs),
   // which a block scattered into by many pieces does once per piece.
   const auto by_offset = [](const Extent& a, const Extent& b) { return a.offset < b.offset; };
-  if (!std::is_sorted(more.begin(), more.end(), by_offset)) std::sort(more.begin(), more.end(), by_offset);
-  const auto added = static_cast<std::ptrdiff_t>(more.size());
-  more.insert(more.end(), r_.begin(), r_.end());
-  std::inplace_merge(more.begin(), more.begin() + added, more.end(), by_offset);
-  r_.clear();
-  for (const Extent& e : more) {
-    if (e.length <= 0) continue;
-    if (!r_.empty() && e.offset <= r_.back().offset + r_.back().length)
-      r_.back().length = std::max(r_.back().length, e.offset + e.length - r_.back().offset);
-    else
-      r_.push_back(e);
+  std::vector<Extent> sorted;  // a copy only when `added` is out of order
+  std::span<const Extent> more = added;
+  if (!std::is_sorted(added.begin(), added.end(), by_offset)) {
+    sorted.assign(added.begin(), added.end());
+    std::sort(sorted.begin(), sorted.end(), by_offset);
+    more = sorted;
   }
+  std::vector<Extent> out;
+  out.reserve(r_.size() + 1);
+  const auto put = [&out](const Extent& e) {
+    if (e.length <= 0) return;
+    if (!out.empty() && e.offset <= out.back().offset + out.back().length)
+      out.back().length = std::max(out.back().length, e.offset + e.length - out.back().offset);
+    else
+      out.push_back(e);
+  };
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < more.size() || j < r_.size())
+    put(j == r_.size() || (i < more.size() && by_offset(more[i], r_[j])) ? more[i++] : r_[j++]);
+  r_ = std::move(out);
 }
 
 bool ByteRanges::covers(Offset off, Offset len) const {

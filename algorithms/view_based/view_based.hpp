@@ -114,7 +114,7 @@ class ByteRanges {
  public:
   void add(Offset off, Offset len);
   /// Adds many ranges at once (one sort and merge: a block's runs from many ranks interleave).
-  void add_all(std::vector<Extent> more);
+  void add_all(std::span<const Extent> added);
   bool covers(Offset off, Offset len) const;
   const std::vector<Extent>& ranges() const { return r_; }
   bool empty() const { return r_.empty(); }
