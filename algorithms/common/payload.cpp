@@ -197,9 +197,9 @@ It seek(Map& map, It from, std::int64_t pos) {
   return from;
 }
 
-/// Calls fn(range, lower_bound of its first position) for the non-empty ranges in order, each lower bound
-/// found by walking from `next` (what fn returned for the previous range: the lower bound of its end) when
-/// the ranges go forward, by a descent when one goes back.
+/// Calls fn(pos, len, map.lower_bound(pos)) for each non-empty range (pos = base + its offset), in order.
+/// Each lower bound is found by walking from `next`, what fn returned for the previous range (the lower
+/// bound of its end), when the ranges go forward, and by a descent when one goes back.
 template <class Map, class It, class Fn>
 void for_ranges(Map& map, It next, std::span<const Range> ranges, std::int64_t base, Fn&& fn) {
   std::int64_t done = std::numeric_limits<std::int64_t>::min();  // entries before `next` start before it
@@ -453,7 +453,7 @@ void append_pieces(std::vector<Piece>& out, std::span<const std::byte> elided,
                    std::span<const Range> ranges) {
   check_ranges(ranges, elided.size(), "payload::append_pieces");
   if (elided.empty()) return;
-  if (!is_elided(elided)) throw std::logic_error("payload::pieces: the span is not an elided buffer");
+  if (!is_elided(elided)) throw std::logic_error("payload::append_pieces: the span is not an elided buffer");
   const Arena& a = arena();
   a.map.extract_ranges(out, ranges, a.position(elided.data()));
 }

@@ -69,10 +69,10 @@ class PieceMap {
   /// Overwrites [pos, pos + total length of `pieces`) with `pieces` in order (kUndefined pieces leave
   /// their range unassigned).
   void assign(std::int64_t pos, std::span<const Piece> pieces);
-  /// One assign per non-empty range, in order: range k gets the next ranges[k].length bytes of `pieces`
-  /// (whose lengths sum to the ranges'). Ranges at increasing positions close to each other (a list request's
-  /// regions) cost a short walk from the previous one each instead of a descent of the tree.
-  /// Positions base + ranges[k].pos.
+  /// One assign per non-empty range, in order: positions base + ranges[k].pos get the next
+  /// ranges[k].length bytes of `pieces` (whose lengths sum to the ranges'; else std::logic_error before
+  /// any change). Ranges at increasing positions close to each other (a list request's regions) cost a
+  /// short walk from the previous one each instead of a descent of the tree.
   void assign_ranges(std::span<const Range> ranges, std::span<const Piece> pieces, std::int64_t base = 0);
   /// extract_into for each range in order (positions base + ranges[k].pos), walking from range to range
   /// as assign_ranges does.
