@@ -121,9 +121,10 @@ std::vector<std::byte> expected_file(const Distribution& d, FileLayout layout, s
 std::string why_not_elided(const TechniqueInfo& t, bool sequence);
 
 /// run.payload = auto's rule for a technique that can run elided: elided from 1 GiB of data, when its
-/// regions (the distribution's tuples, every replica counted) average at least 4 KiB. The techniques copy
-/// region by region in either mode, and an elided copy is a piece-map operation where bytes make a short
-/// memmove: two-phase at Bx = 1 runs 1.7x slower elided (docs/benchmarks.md, 2026-11-26 third session).
+/// regions (the distribution's tuples, every replica counted) average at least 4 KiB. The techniques' copies
+/// visit every region in either mode, and an elided region is a step in a piece map where bytes make a
+/// short memmove: two-phase at Bx = 1 runs 1.5x slower elided (docs/benchmarks.md, 2026-11-26 fourth
+/// session).
 bool auto_elided(double data_bytes, double regions);
 /// Resident bytes per piece of an elided buffer, for memory estimates: a node of payload::PieceMap's
 /// std::map is 32 B of tree links and colour plus 8 B of key and 32 B of piece, 72 B, which glibc's malloc

@@ -8,49 +8,23 @@
 
 namespace ciosim::filesystem {
 
-void FileStore::write(Offset offset, std::span<const std::byte> data) {
-  if (offset < 0) throw std::invalid_argument("negative file offset");
-  if (elided_ || payload::is_elided(data)) {
-    if (data.empty()) return;
-    if (!elided_ || !payload::is_elided(data))
-      throw std::logic_error(elided_ ? "the elided file store was given real bytes to write"
-                                     : "an elided buffer written to a file store of bytes");
-    write_pieces(offset, payload::pieces(data));
-    return;
-  }
-  const auto end = static_cast<std::size_t>(offset) + data.size();
-  if (end > bytes_.size()) bytes_.resize(end);
-  if (!data.empty()) std::memcpy(bytes_.data() + offset, data.data(), data.size());
-}
-
-void FileStore::write_pieces(Offset offset, std::span<const payload::Piece> ps) {
-  if (!elided_) throw std::logic_error("pieces written to a file store of bytes");
-  if (offset < 0) throw std::invalid_argument("negative file offset");
-  pieces_.assign(offset, ps);
-  const Offset n = payload::length_of(ps);
-  if (n > 0) elided_size_ = std::max(elided_size_, offset + n);
-}
-
-void FileStore::read(Offset offset, std::span<std::byte> out) const {
-  if (offset < 0) throw std::invalid_argument("negative file offset");
-  if (elided_ || payload::is_elided(std::span<const std::byte>(out))) {
-    if (out.empty()) return;
-    if (!elided_ || !payload::is_elided(std::span<const std::byte>(out)))
-      throw std::logic_error(elided_ ? "the elided file store was read into real bytes"
-                                     : "a file store of bytes read into an elided buffer");
-    std::vector<payload::Piece> ps = pieces_.extract(offset, static_cast<std::int64_t>(out.size()));
-    for (payload::Piece& p : ps)
-      if (p.source == payload::kUndefined) p.source = payload::kZero;  // holes read as zero bytes
-    payload::assign(out, ps);
-    return;
-  }
-  std::fill(out.begin(), out.end(), std::byte{0});
-  if (static_cast<std::size_t>(offset) >= bytes_.size()) return;
-  const std::size_t n = std::min(out.size(), bytes_.size() - static_cast<std::size_t>(offset));
-  std::memcpy(out.data(), bytes_.data() + offset, n);
-}
-
 namespace {
+
+/// Throws std::logic_error unless `data` (not empty) is elided exactly when the store is.
+void check_mode(bool store_elided, std::span<const std::byte> data, bool writing) {
+  if (store_elided == payload::is_elided(data)) return;
+  if (writing)
+    throw std::logic_error(store_elided ? "the elided file store was given real bytes to write"
+                                        : "an elided buffer written to a file store of bytes");
+  throw std::logic_error(store_elided ? "the elided file store was read into real bytes"
+                                      : "a file store of bytes read into an elided buffer");
+}
+
+/// Holes of the file (never written) read as zero bytes.
+void holes_as_zeros(std::span<payload::Piece> ps) {
+  for (payload::Piece& p : ps)
+    if (p.source == payload::kUndefined) p.source = payload::kZero;
+}
 
 /// Calls fn(first, last) for each maximal run ps[first..last) of placements whose data ranges follow
 /// each other in the buffer.
@@ -79,6 +53,43 @@ bool elided_data(std::span<const Placement> ps, const std::byte* data) {
 
 }  // namespace
 
+void FileStore::write(Offset offset, std::span<const std::byte> data) {
+  if (offset < 0) throw std::invalid_argument("negative file offset");
+  if (elided_ || payload::is_elided(data)) {
+    if (data.empty()) return;
+    check_mode(elided_, data, true);
+    write_pieces(offset, payload::pieces(data));
+    return;
+  }
+  const auto end = static_cast<std::size_t>(offset) + data.size();
+  if (end > bytes_.size()) bytes_.resize(end);
+  if (!data.empty()) std::memcpy(bytes_.data() + offset, data.data(), data.size());
+}
+
+void FileStore::write_pieces(Offset offset, std::span<const payload::Piece> ps) {
+  if (!elided_) throw std::logic_error("pieces written to a file store of bytes");
+  if (offset < 0) throw std::invalid_argument("negative file offset");
+  pieces_.assign(offset, ps);
+  const Offset n = payload::length_of(ps);
+  if (n > 0) elided_size_ = std::max(elided_size_, offset + n);
+}
+
+void FileStore::read(Offset offset, std::span<std::byte> out) const {
+  if (offset < 0) throw std::invalid_argument("negative file offset");
+  if (elided_ || payload::is_elided(std::span<const std::byte>(out))) {
+    if (out.empty()) return;
+    check_mode(elided_, out, false);
+    std::vector<payload::Piece> ps = pieces_.extract(offset, static_cast<std::int64_t>(out.size()));
+    holes_as_zeros(ps);
+    payload::assign(out, ps);
+    return;
+  }
+  std::fill(out.begin(), out.end(), std::byte{0});
+  if (static_cast<std::size_t>(offset) >= bytes_.size()) return;
+  const std::size_t n = std::min(out.size(), bytes_.size() - static_cast<std::size_t>(offset));
+  std::memcpy(out.data(), bytes_.data() + offset, n);
+}
+
 void FileStore::write_ranges(std::span<const Placement> ps, const std::byte* data) {
   if (!elided_ && !elided_data(ps, data)) {
     for (const Placement& p : ps)
@@ -98,9 +109,7 @@ void FileStore::write_ranges(std::span<const Placement> ps, const std::byte* dat
   for_data_runs(ps, [&](std::size_t first, std::size_t last) {
     const std::span<const std::byte> run = data_of(ps, first, last, data);
     if (run.empty()) return;
-    if (!elided_ || !payload::is_elided(run))
-      throw std::logic_error(elided_ ? "the elided file store was given real bytes to write"
-                                     : "an elided buffer written to a file store of bytes");
+    check_mode(elided_, run, true);
     payload::append_pieces(pieces, run);
   });
   pieces_.assign_ranges(ranges, pieces);
@@ -114,20 +123,19 @@ void FileStore::read_ranges(std::span<const Placement> ps, std::byte* data) cons
     return;
   }
   thread_local std::vector<payload::Piece> pieces;
+  thread_local std::vector<payload::Range> ranges;
   for_data_runs(ps, [&](std::size_t first, std::size_t last) {
     const std::span<std::byte> run = data_of(ps, first, last, data);
     if (run.empty()) return;
-    if (!elided_ || !payload::is_elided(std::span<const std::byte>(run)))
-      throw std::logic_error(elided_ ? "the elided file store was read into real bytes"
-                                     : "a file store of bytes read into an elided buffer");
-    pieces.clear();
+    check_mode(elided_, run, false);
+    ranges.clear();
     for (std::size_t k = first; k < last; ++k) {
       if (ps[k].file_offset < 0) throw std::invalid_argument("negative file offset");
-      const std::size_t from = pieces.size();
-      pieces_.extract_into(pieces, ps[k].file_offset, ps[k].length);
-      for (std::size_t i = from; i < pieces.size(); ++i)  // holes read as zero bytes
-        if (pieces[i].source == payload::kUndefined) pieces[i].source = payload::kZero;
+      ranges.push_back(payload::Range{ps[k].file_offset, ps[k].length});
     }
+    pieces.clear();
+    pieces_.extract_ranges(pieces, ranges);
+    holes_as_zeros(pieces);
     payload::assign(run, pieces);
   });
 }
