@@ -2,7 +2,10 @@
 // (even, non-divisible, stripe-aligned, empty), the aggregator lookup, my_req, the hole test of a write
 // round, cb_config_list, access lists, MPI_Dims_create and the block3d (coll_perf) distribution.
 // Expected values are worked by hand from shared/reference/collective-io-notes.md §1.2-1.4 and §5.1.
+#include <bit>
 #include <catch2/catch.hpp>
+#include <limits>
+#include <random>
 
 #include "algorithms/common/access_list.hpp"
 #include "algorithms/common/distribution.hpp"
@@ -144,6 +147,82 @@ TEST_CASE("hole test of a write window: front, middle, end, none") {
   CHECK_FALSE(window_has_hole(partial, 0, 16, steps));
   CHECK_FALSE(window_has_hole({}, 0, 16, steps));
   CHECK(steps == 0);
+}
+
+TEST_CASE("hole test of a write window: random senders against byte coverage") {
+  // ROMIO's scan in file order finds a hole exactly when the first piece does not start the window, the
+  // pieces' last byte does not end it, or a byte between is covered by no piece: checked byte by byte.
+  std::mt19937_64 rng(7);
+  int holes = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Offset off = static_cast<Offset>(rng() % 8);
+    const Offset size = 1 + static_cast<Offset>(rng() % 48);
+    const auto senders = 1 + static_cast<std::size_t>(rng() % 4);
+    // The window cut into pieces dealt to the senders in file order (each sender's list ascends), then,
+    // in most trials, one piece dropped, lengthened or shortened, or a last piece made partial.
+    std::vector<std::vector<Offset>> offs(senders), lens(senders);
+    for (Offset at = off; at < off + size;) {
+      const Offset len = std::min<Offset>(1 + static_cast<Offset>(rng() % 6), off + size - at);
+      const auto s = static_cast<std::size_t>(rng() % senders);
+      offs[s].push_back(at);
+      lens[s].push_back(len);
+      at += len;
+    }
+    const auto victim = static_cast<std::size_t>(rng() % senders);
+    std::vector<Offset> last(senders, 0);
+    if (!offs[victim].empty()) {
+      const auto k = static_cast<std::size_t>(rng() % offs[victim].size());
+      switch (rng() % 5) {
+        case 0:  // dropped
+          offs[victim].erase(offs[victim].begin() + static_cast<std::ptrdiff_t>(k));
+          lens[victim].erase(lens[victim].begin() + static_cast<std::ptrdiff_t>(k));
+          break;
+        case 1:  // lengthened: overlaps the next piece or passes the window's end
+          lens[victim][k] += 1 + static_cast<Offset>(rng() % 3);
+          break;
+        case 2:  // shortened, when it can be
+          if (lens[victim][k] > 1) --lens[victim][k];
+          break;
+        case 3:  // the last piece partial
+          last[victim] = 1 + static_cast<Offset>(rng() % lens[victim].back());
+          break;
+        default:  // untouched
+          break;
+      }
+    }
+    std::vector<RoundPieces> rps;
+    std::int64_t total = 0;
+    std::int64_t lists = 0;
+    for (std::size_t s = 0; s < senders; ++s) {
+      const auto count = static_cast<std::int64_t>(offs[s].size());
+      rps.push_back(RoundPieces{offs[s].data(), lens[s].data(), count, last[s]});
+      total += count;
+      lists += count > 0 ? 1 : 0;
+    }
+    Offset lo = std::numeric_limits<Offset>::max();
+    Offset hi = std::numeric_limits<Offset>::min();
+    std::vector<bool> covered(128, false);
+    for (const RoundPieces& rp : rps)
+      for (std::int64_t k = 0; k < rp.count; ++k) {
+        const Offset len = k == rp.count - 1 && rp.last_len > 0 ? rp.last_len : rp.lens[k];
+        lo = std::min(lo, rp.offsets[k]);
+        hi = std::max(hi, rp.offsets[k] + len);
+        for (Offset b = rp.offsets[k]; b < rp.offsets[k] + len; ++b)
+          covered[static_cast<std::size_t>(b)] = true;
+      }
+    bool expected = false;
+    if (total > 0) {
+      expected = lo != off || hi != off + size;
+      for (Offset b = off; b < off + size; ++b) expected = expected || !covered[static_cast<std::size_t>(b)];
+    }
+    std::int64_t steps = -1;
+    INFO("trial " << trial);
+    CHECK(window_has_hole(rps, off, size, steps) == expected);
+    holes += expected ? 1 : 0;
+    CHECK(steps == total * std::max<std::int64_t>(1, std::bit_width(static_cast<std::uint64_t>(lists))));
+  }
+  CHECK(holes > 400);  // both answers are tried often
+  CHECK(holes < 1600);
 }
 
 TEST_CASE("cb_config_list: ROMIO's matching of hosts to aggregator ranks") {
