@@ -126,16 +126,21 @@ std::optional<Collective> prepare(Process& p, const Datatype& dt, std::int64_t e
 
   p.phase(c.phase(Stage::Requests));  // st5: ADIOI_Calc_my_req
   col.my = calc_my_req(col.access, col.fd, c.ranklist, P);
+  const bool contiguous = col.access.memory_contiguous();
+  if (contiguous) {
+    // With a contiguous buffer the access list is not read again (my_req holds its pieces), so it goes
+    // before the rank yields: the ranks then never hold it beside others_req (a third of two-phase's peak
+    // memory at fine distributions). ROMIO keeps it to the end of the call; that is host memory of the
+    // simulator only, not simulated, and nothing simulated changes.
+    std::vector<Offset>().swap(col.access.offsets);
+    std::vector<Offset>().swap(col.access.lens);
+  }
   p.compute(Work{.bytes_copied = 0, .tuples = col.my.tuples});
 
   p.phase(c.phase(Stage::MetadataExchange));  // st6: ADIOI_Calc_others_req
   col.others = calc_others_req(p, col.my, h.version);
-  if (col.access.memory_contiguous()) {
-    // With a contiguous buffer only buf_idx is used from here on (sends straight from the buffer).
+  if (contiguous)  // only buf_idx is used from here on (sends straight from the buffer)
     std::vector<std::vector<Offset>>().swap(col.my.pairs);
-    std::vector<Offset>().swap(col.access.offsets);
-    std::vector<Offset>().swap(col.access.lens);
-  }
   return col;
 }
 
