@@ -23,10 +23,46 @@ namespace detail {
 
 namespace {
 
+/// One rank's offset/length list for one aggregator, as the modern message of ADIOI_Calc_others_req
+/// carries it (count offsets then count lengths, 8 bytes each), handed over whole (Process::isend_shared)
+/// when the sender reads it no more. The receiver takes the list itself when it holds the only reference
+/// (the simulator hands over the sender's object; MPI decodes a fresh one), so the list is never held twice.
+class PairsMessage final : public SharedMessage {
+ public:
+  explicit PairsMessage(std::vector<Offset> pairs) : pairs_(std::move(pairs)) {}
+  std::int64_t wire_size() const override {
+    return static_cast<std::int64_t>(pairs_.size() * sizeof(Offset));
+  }
+  void serialize(std::span<std::byte> out) const override {
+    if (out.size() != pairs_.size() * sizeof(Offset))
+      throw std::logic_error("two-phase: an offset/length list serialized into a buffer of the wrong size");
+    std::memcpy(out.data(), pairs_.data(), out.size());
+  }
+  static SharedMessagePtr decode(std::span<const std::byte> bytes) {
+    if (bytes.size() % sizeof(Offset) != 0)
+      throw std::invalid_argument("two-phase: an offset/length list of " + std::to_string(bytes.size()) +
+                                  " bytes is not a whole number of 8-byte values");
+    std::vector<Offset> v(bytes.size() / sizeof(Offset));
+    std::memcpy(v.data(), bytes.data(), bytes.size());
+    return std::make_shared<const PairsMessage>(std::move(v));
+  }
+  /// The list of a received message: moved out when `m` is its only holder, else copied.
+  static std::vector<Offset> take(SharedMessagePtr m) {
+    const auto* msg = dynamic_cast<const PairsMessage*>(m.get());
+    if (msg == nullptr) throw std::invalid_argument("two-phase: no offset/length list from a peer");
+    return m.use_count() == 1 ? std::move(msg->pairs_) : msg->pairs_;
+  }
+
+ private:
+  mutable std::vector<Offset> pairs_;  ///< mutable only for take(), by the list's last holder
+};
+
 /// Step 5 (ADIOI_Calc_others_req): Alltoall of the piece counts (one 4-byte int per peer), then the
 /// offset/length lists: one message of 2*count 8-byte values per peer (modern), or offsets (8-byte) and
-/// lengths (4-byte) as two messages (2007). Waitall only when something was posted.
-OthersReq calc_others_req(Process& p, MyReq& my, RomioVersion version) {
+/// lengths (4-byte) as two messages (2007). Waitall only when something was posted. With `give_away` the
+/// modern lists are handed over whole (PairsMessage) and my.pairs is left empty: the same messages on the
+/// wire, but no rank holds its lists and their copies at once.
+OthersReq calc_others_req(Process& p, MyReq& my, RomioVersion version, bool give_away) {
   const int P = p.size();
   const int me = p.rank();
   const auto n = static_cast<std::size_t>(P);
@@ -34,19 +70,42 @@ OthersReq calc_others_req(Process& p, MyReq& my, RomioVersion version) {
   o.count.assign(n, 0);
   p.alltoall(as_bytes(my.count), as_writable_bytes(o.count));
   o.pairs.resize(n);
+  give_away = give_away && version == RomioVersion::Modern;
   for (std::size_t i = 0; i < n; ++i) {
-    o.pairs[i].resize(2 * static_cast<std::size_t>(o.count[i]));
+    if (!give_away) o.pairs[i].resize(2 * static_cast<std::size_t>(o.count[i]));
     if (o.count[i] > 0) ++o.procs;
   }
   std::vector<Request> reqs;
   if (version == RomioVersion::Modern) {
-    for (int i = 0; i < P; ++i)
-      if (o.count[static_cast<std::size_t>(i)] > 0)
-        reqs.push_back(p.irecv(i, i + me, as_writable_bytes(o.pairs[static_cast<std::size_t>(i)])));
-    for (int i = 0; i < P; ++i)
-      if (my.count[static_cast<std::size_t>(i)] > 0)
-        reqs.push_back(p.isend(i, i + me, as_bytes(my.pairs[static_cast<std::size_t>(i)])));
+    std::vector<SharedMessagePtr> in(give_away ? n : 0);
+    for (int i = 0; i < P; ++i) {
+      const auto u = static_cast<std::size_t>(i);
+      if (o.count[u] == 0) continue;
+      if (give_away)
+        reqs.push_back(p.irecv_shared(i, i + me, static_cast<std::int64_t>(2 * sizeof(Offset)) * o.count[u],
+                                      &in[u], &PairsMessage::decode));
+      else
+        reqs.push_back(p.irecv(i, i + me, as_writable_bytes(o.pairs[u])));
+    }
+    for (int i = 0; i < P; ++i) {
+      const auto u = static_cast<std::size_t>(i);
+      if (my.count[u] == 0) continue;
+      if (give_away)
+        reqs.push_back(
+            p.isend_shared(i, i + me, std::make_shared<const PairsMessage>(std::move(my.pairs[u]))));
+      else
+        reqs.push_back(p.isend(i, i + me, as_bytes(my.pairs[u])));
+    }
     if (!reqs.empty()) p.waitall(reqs);
+    reqs.clear();
+    for (std::size_t u = 0; u < in.size(); ++u) {
+      if (o.count[u] == 0) continue;
+      o.pairs[u] = PairsMessage::take(std::move(in[u]));
+      if (o.pairs[u].size() != 2 * static_cast<std::size_t>(o.count[u]))
+        throw std::invalid_argument("two-phase: rank " + std::to_string(u) + " sent " +
+                                    std::to_string(o.pairs[u].size()) + " offsets and lengths, expected " +
+                                    std::to_string(2 * o.count[u]));
+    }
     return o;
   }
   // 2007: lengths travel as 4-byte ints.
@@ -129,16 +188,16 @@ std::optional<Collective> prepare(Process& p, const Datatype& dt, std::int64_t e
   const bool contiguous = col.access.memory_contiguous();
   if (contiguous) {
     // With a contiguous buffer the access list is not read again (my_req holds its pieces), so it goes
-    // before the rank yields: the ranks then never hold it beside others_req (a third of two-phase's peak
-    // memory at fine distributions). ROMIO keeps it to the end of the call; that is host memory of the
-    // simulator only, not simulated, and nothing simulated changes.
+    // before the rank yields, and my_req's lists are handed to the aggregators whole (calc_others_req):
+    // no rank then holds two of the three lists at once. ROMIO keeps all three to the end of the call;
+    // that is the simulator's host memory only, and nothing simulated changes.
     std::vector<Offset>().swap(col.access.offsets);
     std::vector<Offset>().swap(col.access.lens);
   }
   p.compute(Work{.bytes_copied = 0, .tuples = col.my.tuples});
 
   p.phase(c.phase(Stage::MetadataExchange));  // st6: ADIOI_Calc_others_req
-  col.others = calc_others_req(p, col.my, h.version);
+  col.others = calc_others_req(p, col.my, h.version, contiguous);
   if (contiguous)  // only buf_idx is used from here on (sends straight from the buffer)
     std::vector<std::vector<Offset>>().swap(col.my.pairs);
   return col;
