@@ -6,10 +6,12 @@
 // Scientific Programming 5(4), 1996.
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 #include "algorithms/baselines/list_io.hpp"
 #include "algorithms/common/distribution.hpp"
+#include "algorithms/two_phase/file_order.hpp"
 #include "algorithms/two_phase/two_phase_internal.hpp"
 
 namespace ciosim::two_phase {
@@ -346,25 +348,18 @@ std::vector<RoundPiece> in_file_order(OthersReq& o, const Cursor& c) {
   }
   std::vector<RoundPiece> out;
   out.reserve(total);
-  std::vector<std::size_t> next(each.size(), 0);
-  // A k-way merge: the senders' heads ordered by offset.
-  const auto later = [&](std::size_t a, std::size_t b) {
-    return each[a][next[a]].offset > each[b][next[b]].offset;
-  };
-  std::vector<std::size_t> heads;
-  for (std::size_t i = 0; i < each.size(); ++i)
-    if (!each[i].empty()) heads.push_back(i);
-  std::make_heap(heads.begin(), heads.end(), later);
-  while (!heads.empty()) {
-    std::pop_heap(heads.begin(), heads.end(), later);
-    const std::size_t i = heads.back();
-    const RoundPiece& r = each[i][next[i]];
-    if (!out.empty() && r.offset < out.back().offset + out.back().len) return {};  // overlap
+  std::vector<std::int64_t> counts;
+  for (const std::vector<RoundPiece>& e : each) counts.push_back(static_cast<std::int64_t>(e.size()));
+  FileOrder order(std::move(counts),
+                  [&](std::size_t s, std::int64_t k) { return each[s][static_cast<std::size_t>(k)].offset; });
+  // Taken in file order (FileOrder); a piece that starts before the furthest end so far overlaps one
+  // already taken, whichever came first in the file.
+  Offset reach = std::numeric_limits<Offset>::min();
+  for (std::size_t s = order.pick(reach); s != order.kNone; s = order.pick(reach)) {
+    const RoundPiece& r = each[s][static_cast<std::size_t>(order.take(s))];
+    if (r.offset < reach) return {};  // overlap
     out.push_back(r);
-    if (++next[i] < each[i].size())
-      std::push_heap(heads.begin(), heads.end(), later);
-    else
-      heads.pop_back();
+    reach = r.offset + r.len;
   }
   return out;
 }

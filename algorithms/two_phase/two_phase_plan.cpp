@@ -5,9 +5,9 @@
 // Scientific Programming 5(4), 1996.
 #include <algorithm>
 #include <bit>
-#include <queue>
 #include <stdexcept>
 
+#include "algorithms/two_phase/file_order.hpp"
 #include "algorithms/two_phase/two_phase.hpp"
 
 namespace ciosim::two_phase {
@@ -128,48 +128,38 @@ MyReq calc_my_req(const AccessList& a, const FileDomains& fd, std::span<const in
 }
 
 bool window_has_hole(std::span<const RoundPieces> senders, Offset off, Offset size, std::int64_t& steps) {
-  // Min-heap of (offset, sender, index) over the senders' sorted lists; pop in file order and coalesce
-  // like ADIOI_Heap_merge followed by ROMIO's scan: a hole at the front, between pieces or at the end.
-  struct Head {
-    Offset offset;
-    std::size_t sender;
-    std::int64_t index;
-    bool operator>(const Head& o) const { return offset > o.offset; }
-  };
-  std::priority_queue<Head, std::vector<Head>, std::greater<>> heap;
+  // ROMIO heap-merges the senders' sorted lists (ADIOI_Heap_merge) and scans them in file order,
+  // coalescing: a hole at the front, between pieces or at the end. Here the pieces are taken as
+  // detail::FileOrder gives them: a head at or before the end covered so far extends the covered range
+  // whatever its place among the other heads, and only when no head is there does the lowest decide
+  // whether a hole follows, so the answer is the scan's.
+  std::vector<std::int64_t> counts;
   std::int64_t total = 0;
-  for (std::size_t s = 0; s < senders.size(); ++s) {
-    if (senders[s].count > 0) heap.push({senders[s].offsets[0], s, 0});
-    total += senders[s].count;
+  std::int64_t lists = 0;
+  for (const RoundPieces& rp : senders) {
+    counts.push_back(std::max<std::int64_t>(rp.count, 0));
+    total += counts.back();
+    lists += rp.count > 0 ? 1 : 0;
   }
   steps = 0;
   if (total == 0) return false;
-  const auto depth = static_cast<std::int64_t>(std::bit_width(static_cast<std::uint64_t>(heap.size())));
+  const auto depth = static_cast<std::int64_t>(std::bit_width(static_cast<std::uint64_t>(lists)));
   steps = total * std::max<std::int64_t>(depth, 1);
-  auto len_of = [&](const RoundPieces& rp, std::int64_t k) {
-    return (k == rp.count - 1 && rp.last_len > 0) ? rp.last_len : rp.lens[k];
-  };
-  bool hole = false;
+  detail::FileOrder order(std::move(counts),
+                          [&](std::size_t s, std::int64_t k) { return senders[s].offsets[k]; });
   bool first = true;
-  Offset covered_end = 0;  // end of the coalesced run from the first piece
-  while (!heap.empty()) {
-    const Head h = heap.top();
-    heap.pop();
-    const RoundPieces& rp = senders[h.sender];
-    const Offset len = len_of(rp, h.index);
-    if (first) {
-      if (h.offset != off) return true;  // hole at the front
-      covered_end = h.offset + len;
-      first = false;
-    } else if (h.offset <= covered_end) {
-      covered_end = std::max(covered_end, h.offset + len);
-    } else {
-      hole = true;  // hole in the middle; ROMIO stops coalescing here
-      break;
-    }
-    if (h.index + 1 < rp.count) heap.push({rp.offsets[h.index + 1], h.sender, h.index + 1});
+  Offset covered_end = off;  // end of the coalesced run from the first piece
+  for (std::size_t s = order.pick(covered_end); s != order.kNone; s = order.pick(covered_end)) {
+    const RoundPieces& rp = senders[s];
+    const std::int64_t k = order.take(s);
+    const Offset at = rp.offsets[k];
+    const Offset len = (k == rp.count - 1 && rp.last_len > 0) ? rp.last_len : rp.lens[k];
+    if (first && at != off) return true;  // hole at the front
+    first = false;
+    if (at > covered_end) return true;  // hole in the middle; ROMIO stops coalescing here
+    covered_end = std::max(covered_end, at + len);
   }
-  return hole || covered_end - off != size;  // or at the end
+  return covered_end - off != size;  // or at the end
 }
 
 }  // namespace ciosim::two_phase
