@@ -168,6 +168,44 @@ TEST_CASE("strided pieces: a rank's block-cyclic data is one piece, and its pack
   CHECK(payload::same_contents(payload::pieces(back), payload::pieces(local)));
 }
 
+TEST_CASE("strided pieces: a cursor's takes append what slicing each piece appends", "[payload]") {
+  // The reference: bytes [a, a + n) of the sequence cut out piece by piece with append_slice.
+  auto slices = [](const std::vector<Piece>& ps, std::int64_t a, std::int64_t n, std::vector<Piece>& out) {
+    std::int64_t at = 0;
+    for (const Piece& p : ps) {
+      const std::int64_t lo = std::max(a, at);
+      const std::int64_t hi = std::min(a + n, at + p.length);
+      if (p.length > 0 && lo < hi) payload::append_slice(out, p, lo - at, hi - lo);
+      at += p.length;
+    }
+  };
+  std::mt19937_64 rng(11);
+  const auto pick = picker(rng);
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::vector<Piece> ps = random_pieces(rng, pick(1, 300));
+    const std::int64_t total = payload::length_of(ps);
+    // Sometimes a piece already there that the first take continues (a window filled in file order).
+    std::vector<Piece> mine;
+    if (pick(0, 1) == 1) {
+      payload::PieceCursor probe(ps);
+      if (!probe.done() && probe.source() >= 0 && probe.source() >= 3)
+        mine.push_back(Piece{3, probe.source() - 3});
+    }
+    std::vector<Piece> expected = mine;
+    payload::PieceCursor cursor(ps);
+    for (std::int64_t a = 0; a < total;) {
+      const std::int64_t n = std::min(total - a, pick(1, 9));
+      cursor.take(n, mine);
+      slices(ps, a, n, expected);
+      a += n;
+      INFO("trial " << trial << ", bytes " << a);
+      REQUIRE(mine == expected);
+    }
+    CHECK(cursor.done());
+    CHECK(well_formed(mine));
+  }
+}
+
 TEST_CASE("strided pieces: a piece map agrees byte for byte with an array of sources under random edits",
           "[payload]") {
   constexpr std::int64_t kN = 300;

@@ -331,47 +331,51 @@ struct RoundPiece {
   std::size_t pos = 0;  ///< in the sender's stream
 };
 
-/// The round's pieces of every sender, merged into file order; empty when a sender's pieces are not in
-/// ascending order or two pieces overlap (then only the senders' order says which byte wins).
-std::vector<RoundPiece> in_file_order(OthersReq& o, const Cursor& c) {
-  std::vector<std::vector<RoundPiece>> each(c.count.size());
+/// The round's pieces of every sender, merged into file order into `out`; false, `out` empty, when a
+/// sender's pieces are not in ascending order or two pieces overlap (then only the senders' order says
+/// which byte wins).
+bool in_file_order(OthersReq& o, const Cursor& c, std::vector<RoundPiece>& out) {
+  out.clear();
+  const std::size_t n = c.count.size();
+  std::vector<std::int64_t> counts(n, 0);
   std::size_t total = 0;
-  for (std::size_t i = 0; i < c.count.size(); ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     if (c.bytes[i] == 0) continue;
-    bool ascending = true;
-    for_round_pieces(o, c, i, [&](Offset at, Offset len, std::size_t pos) {
-      if (!each[i].empty() && at < each[i].back().offset + each[i].back().len) ascending = false;
-      each[i].push_back(RoundPiece{at, len, i, pos});
-    });
-    if (!ascending) return {};
-    total += each[i].size();
+    const Offset* offs = o.offsets(i) + c.start[i];
+    const Offset* lens = o.lens(i) + c.start[i];
+    for (std::int64_t k = 1; k < c.count[i]; ++k)
+      if (offs[k] < offs[k - 1] + lens[k - 1]) return false;  // (only the last piece can be partial)
+    counts[i] = c.count[i];
+    total += static_cast<std::size_t>(c.count[i]);
   }
-  std::vector<RoundPiece> out;
   out.reserve(total);
-  std::vector<std::int64_t> counts;
-  for (const std::vector<RoundPiece>& e : each) counts.push_back(static_cast<std::int64_t>(e.size()));
+  std::vector<std::size_t> pos(n, 0);  // each sender's stream position
   FileOrder order(std::move(counts),
-                  [&](std::size_t s, std::int64_t k) { return each[s][static_cast<std::size_t>(k)].offset; });
+                  [&](std::size_t s, std::int64_t k) { return o.offsets(s)[c.start[s] + k]; });
   // Taken in file order (FileOrder); a piece that starts before the furthest end so far overlaps one
   // already taken, whichever came first in the file.
   Offset reach = std::numeric_limits<Offset>::min();
   for (std::size_t s = order.pick(reach); s != order.kNone; s = order.pick(reach)) {
-    const RoundPiece& r = each[s][static_cast<std::size_t>(order.take(s))];
-    if (r.offset < reach) return {};  // overlap
-    out.push_back(r);
-    reach = r.offset + r.len;
+    const std::int64_t k = order.take(s);
+    const Offset at = o.offsets(s)[c.start[s] + k];
+    const Offset len = (k == c.count[s] - 1 && c.last_len[s] > 0) ? c.last_len[s] : o.lens(s)[c.start[s] + k];
+    if (at < reach) {  // overlap
+      out.clear();
+      return false;
+    }
+    out.push_back(RoundPiece{at, len, s, pos[s]});
+    pos[s] += static_cast<std::size_t>(len);
+    reach = at + len;
   }
-  return out;
+  return true;
 }
 
 }  // namespace
 
 void fill_window(OthersReq& o, const Cursor& c, Offset off, std::span<std::byte> window,
                  std::vector<payload::Buffer>& streams) {
-  const std::vector<RoundPiece> merged = payload::is_elided(std::span<const std::byte>(window))
-                                             ? in_file_order(o, c)
-                                             : std::vector<RoundPiece>{};
-  if (merged.empty()) {
+  thread_local std::vector<RoundPiece> merged;  // kept: a round's pieces are many at fine distributions
+  if (!payload::is_elided(std::span<const std::byte>(window)) || !in_file_order(o, c, merged)) {
     for (std::size_t i = 0; i < streams.size(); ++i)
       if (c.bytes[i] > 0) copy_pieces(o, c, i, off, window, streams[i], true);
     return;
