@@ -150,21 +150,8 @@ void PieceCursor::advance(std::int64_t n) {
 
 void PieceCursor::take(std::int64_t n, std::vector<Piece>& out) {
   while (n > 0 && !done()) {
-    const Piece& p = piece();
-    const std::int64_t t = std::min(n, p.length - off_);
-    const std::int64_t run = p.strided() ? off_ / p.block : 0;
-    if (p.strided() && off_ - run * p.block + t <= p.block) {
-      // Within one run of a strided piece (a fine distribution's entry): what append_slice would append,
-      // joined to the last piece directly when it continues it.
-      const std::int64_t src = p.source + run * p.stride + (off_ - run * p.block);
-      if (!out.empty() && !out.back().strided() && out.back().source >= 0 &&
-          out.back().source + out.back().length == src)
-        out.back().length += t;
-      else
-        append(out, Piece{t, src});
-    } else {
-      append_slice(out, p, off_, t);
-    }
+    const std::int64_t t = std::min(n, piece().length - off_);
+    append_slice(out, piece(), off_, t);
     advance(t);
     n -= t;
   }
