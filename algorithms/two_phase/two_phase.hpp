@@ -74,10 +74,13 @@ struct RoundPieces {
   const Offset* lens = nullptr;
   std::int64_t count = 0;
   Offset last_len = 0;
+  /// The length of piece k.
+  Offset len(std::int64_t k) const { return k == count - 1 && last_len > 0 ? last_len : lens[k]; }
 };
 
-/// Heap-merges the senders' sorted pieces and reports whether [off, off+size) has a hole at the front, in
-/// the middle or at the end; `steps` receives the heap operations performed (pieces x heap depth).
+/// Whether the senders' sorted pieces, coalesced in file order, leave [off, off+size) a hole at the front,
+/// in the middle or at the end; `steps` receives the operations ROMIO's heap merge of them performs
+/// (pieces x heap depth), which is what a rank is charged.
 bool window_has_hole(std::span<const RoundPieces> senders, Offset off, Offset size, std::int64_t& steps);
 
 // ---- the techniques

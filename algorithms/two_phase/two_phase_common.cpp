@@ -289,19 +289,21 @@ int data_tag(const IoHints& h, int me, int peer, int iter) {
   return h.version == RomioVersion::Modern ? 0 : me + peer + 100 * iter;
 }
 
+RoundPieces round_pieces(OthersReq& o, const Cursor& c, std::size_t i) {
+  return RoundPieces{o.offsets(i) + c.start[i], o.lens(i) + c.start[i], c.count[i], c.last_len[i]};
+}
+
 namespace {
 
 /// Calls fn(file offset, length, position in the stream) for sender i's pieces of this round (the last
 /// maybe partial), in its list's order.
 template <class Fn>
 void for_round_pieces(OthersReq& o, const Cursor& c, std::size_t i, Fn&& fn) {
-  const Offset* offs = o.offsets(i);
-  const Offset* lens = o.lens(i);
+  const RoundPieces rp = round_pieces(o, c, i);
   std::size_t pos = 0;
-  for (std::int64_t k = 0; k < c.count[i]; ++k) {
-    const std::int64_t j = c.start[i] + k;
-    const Offset len = (k == c.count[i] - 1 && c.last_len[i] > 0) ? c.last_len[i] : lens[j];
-    fn(offs[j], len, pos);
+  for (std::int64_t k = 0; k < rp.count; ++k) {
+    const Offset len = rp.len(k);
+    fn(rp.offsets[k], len, pos);
     pos += static_cast<std::size_t>(len);
   }
 }
@@ -323,12 +325,11 @@ void copy_pieces(OthersReq& o, const Cursor& c, std::size_t i, Offset off, std::
 
 namespace {
 
-/// One piece of one sender in a round: where it lies in the file and in the sender's stream.
+/// One piece of one sender in a round: where it lies in the file, and whose it is.
 struct RoundPiece {
   Offset offset = 0;
   Offset len = 0;
   std::size_t sender = 0;
-  std::size_t pos = 0;  ///< in the sender's stream
 };
 
 /// The round's pieces of every sender, merged into file order into `out`; false, `out` empty, when a
@@ -337,35 +338,32 @@ struct RoundPiece {
 bool in_file_order(OthersReq& o, const Cursor& c, std::vector<RoundPiece>& out) {
   out.clear();
   const std::size_t n = c.count.size();
+  std::vector<RoundPieces> senders(n);  // count 0 for a sender with no bytes this round
   std::vector<std::int64_t> counts(n, 0);
   std::size_t total = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (c.bytes[i] == 0) continue;
-    const Offset* offs = o.offsets(i) + c.start[i];
-    const Offset* lens = o.lens(i) + c.start[i];
-    for (std::int64_t k = 1; k < c.count[i]; ++k)
-      if (offs[k] < offs[k - 1] + lens[k - 1]) return false;  // (only the last piece can be partial)
-    counts[i] = c.count[i];
-    total += static_cast<std::size_t>(c.count[i]);
+    senders[i] = round_pieces(o, c, i);
+    const RoundPieces& rp = senders[i];
+    for (std::int64_t k = 1; k < rp.count; ++k)
+      if (rp.offsets[k] < rp.offsets[k - 1] + rp.len(k - 1)) return false;
+    counts[i] = rp.count;
+    total += static_cast<std::size_t>(rp.count);
   }
   out.reserve(total);
-  std::vector<std::size_t> pos(n, 0);  // each sender's stream position
-  FileOrder order(std::move(counts),
-                  [&](std::size_t s, std::int64_t k) { return o.offsets(s)[c.start[s] + k]; });
+  FileOrder order(std::move(counts), [&](std::size_t s, std::int64_t k) { return senders[s].offsets[k]; });
   // Taken in file order (FileOrder); a piece that starts before the furthest end so far overlaps one
   // already taken, whichever came first in the file.
   Offset reach = std::numeric_limits<Offset>::min();
   for (std::size_t s = order.pick(reach); s != order.kNone; s = order.pick(reach)) {
     const std::int64_t k = order.take(s);
-    const Offset at = o.offsets(s)[c.start[s] + k];
-    const Offset len = (k == c.count[s] - 1 && c.last_len[s] > 0) ? c.last_len[s] : o.lens(s)[c.start[s] + k];
-    if (at < reach) {  // overlap
+    const RoundPiece r{senders[s].offsets[k], senders[s].len(k), s};
+    if (r.offset < reach) {  // overlap
       out.clear();
       return false;
     }
-    out.push_back(RoundPiece{at, len, s, pos[s]});
-    pos[s] += static_cast<std::size_t>(len);
-    reach = at + len;
+    out.push_back(r);
+    reach = r.offset + r.len;
   }
   return true;
 }

@@ -89,6 +89,9 @@ struct Cursor {
       : curr(P, 0), partial(P, 0), start(P, 0), count(P, 0), last_len(P, 0), bytes(P, 0) {}
 };
 
+/// Sender i's pieces of this round in others_req (from the cursor's start, count and partial last piece).
+RoundPieces round_pieces(OthersReq& o, const Cursor& c, std::size_t i);
+
 /// The round's walk over others_req for the window [off, off+size) (ROMIO's loop before the exchange):
 /// applies last round's partial piece, counts the pieces and bytes falling in the window. Returns the
 /// pieces visited.

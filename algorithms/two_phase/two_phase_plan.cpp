@@ -153,7 +153,7 @@ bool window_has_hole(std::span<const RoundPieces> senders, Offset off, Offset si
     const RoundPieces& rp = senders[s];
     const std::int64_t k = order.take(s);
     const Offset at = rp.offsets[k];
-    const Offset len = (k == rp.count - 1 && rp.last_len > 0) ? rp.last_len : rp.lens[k];
+    const Offset len = rp.len(k);
     if (first && at != off) return true;  // hole at the front
     first = false;
     if (at > covered_end) return true;  // hole in the middle; ROMIO stops coalescing here

@@ -98,9 +98,7 @@ void exchange(Process& p, WriteState& s, int iter, Offset off, Offset size) {
   for (std::size_t i = 0; i < n; ++i) {
     sum += c.count[i];
     if (c.bytes[i] > 0) ++nprocs_recv;
-    if (c.count[i] > 0)
-      pieces.push_back(
-          RoundPieces{o.offsets(i) + c.start[i], o.lens(i) + c.start[i], c.count[i], c.last_len[i]});
+    if (c.count[i] > 0) pieces.push_back(round_pieces(o, c, i));
   }
   std::int64_t merge_steps = 0;
   const bool hole = sum > 0 && window_has_hole(pieces, off, size, merge_steps);
