@@ -108,7 +108,7 @@ std::string iec_svg(const std::string& title, const Distribution& d,
       const auto r = static_cast<std::size_t>(p.rank);
       std::vector<char> sent(static_cast<std::size_t>(slots), 0);
       if (k < nph)
-        for (const Tuple& t : p.phases[static_cast<std::size_t>(k)].send.flatten())
+        for (const Tuple& t : p.phases[static_cast<std::size_t>(k)].send.datatype().flatten())
           for (std::int64_t j = 0; j < t.length; ++j) sent[static_cast<std::size_t>(t.offset + j)] = 1;
       c.text(margin, y + c.cell / 2 + 4, "P" + std::to_string(p.rank), 11);
       for (std::int64_t s = 0; s < slots; ++s) {
@@ -132,7 +132,7 @@ std::string iec_svg(const std::string& title, const Distribution& d,
   const auto mem = iec::simulate_memory(d, plans);
   for (const iec::RankPlan& p : plans) {
     std::vector<std::int64_t> packed;
-    for (const Tuple& t : p.pack.flatten())
+    for (const Tuple& t : p.pack.datatype().flatten())
       for (std::int64_t j = 0; j < t.length; ++j)
         packed.push_back(mem[static_cast<std::size_t>(p.rank)][static_cast<std::size_t>(t.offset + j)]);
     c.text(margin, y + c.cell / 2 + 4, "P" + std::to_string(p.rank), 11);

@@ -134,7 +134,7 @@ std::string iec_text(const std::string& title, const Distribution& d,
         << "\n";
     for (const iec::RankPlan& p : plans) {
       const iec::Phase& f = p.phases[static_cast<std::size_t>(ph)];
-      const std::vector<std::int64_t> sent = slots_of(f.send);
+      const std::vector<std::int64_t> sent = slots_of(f.send.datatype());
       out << "  P" << p.rank << " -> P" << f.partner << ": slots " << ranges(sent) << " ("
           << values(sent, mem[static_cast<std::size_t>(p.rank)]) << "); receives into slots " << f.recv_offset
           << "-" << f.recv_offset + half - 1 << "\n";
@@ -154,7 +154,7 @@ std::string iec_text(const std::string& title, const Distribution& d,
               0)
       << "\n";
   for (const iec::RankPlan& p : plans) {
-    const std::vector<std::int64_t> packed = slots_of(p.pack);
+    const std::vector<std::int64_t> packed = slots_of(p.pack.datatype());
     out << "  P" << p.rank << " packs slots " << ranges(packed) << " ("
         << values(packed, mem[static_cast<std::size_t>(p.rank)]) << ") -> file entries " << p.file_offset
         << "-" << p.file_offset + nx / np - 1 << "\n";

@@ -23,9 +23,9 @@ namespace {
 namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
 
-ojson tuples_json(const Datatype& dt) {
+ojson tuples_json(const StridedDatatype& dt) {
   ojson a = ojson::array();
-  for (const auto& t : dt.tuples) a.push_back(ojson::array({t.offset, t.length}));
+  dt.for_tuples([&](std::int64_t off, std::int64_t len) { a.push_back(ojson::array({off, len})); });
   return a;
 }
 
@@ -52,13 +52,13 @@ void print_iec_json(const PlanOptions& opt, const std::vector<iec::RankPlan>& pl
       o["partner"] = ph.partner;
       o["recv_offset"] = ph.recv_offset;
       o["send"] = tuples_json(ph.send);
-      o["send_replicas"] = ph.send.count;
-      o["send_stride"] = ph.send.stride;
+      o["send_replicas"] = ph.send.count();
+      o["send_stride"] = ph.send.stride();
       r["phases"].push_back(std::move(o));
     }
     r["pack"] = tuples_json(p.pack);
-    r["pack_replicas"] = p.pack.count;
-    r["pack_stride"] = p.pack.stride;
+    r["pack_replicas"] = p.pack.count();
+    r["pack_stride"] = p.pack.stride();
     r["file_offset"] = p.file_offset;
     std::cout << r.dump() << (i + 1 < plans.size() ? ",\n" : "\n");
   }

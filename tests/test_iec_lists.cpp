@@ -236,3 +236,30 @@ TEST_CASE("periodic lists: random replicated patterns equal the flat list's", "[
         }
   CHECK(periodic_runs > 40);  // of 144 distributions
 }
+
+TEST_CASE("nested descriptors: at Nx = Np^2 a rank's plan is O(log Np) segments, not O(Np) tuples",
+          "[iec][lists]") {
+  // Bx = 1 and Nx = Np^2: every rank ends with one entry from each rank, so its packing datatype has about
+  // Np/2 tuples and its send datatypes about Np in all (docs/benchmarks.md). They follow one progression per
+  // memory region, so held as strided segments they stay O(Nph) per datatype.
+  for (int np : {64, 256}) {
+    const int nph = iec::num_phases(np);
+    const std::vector<iec::RankPlan> plans = iec::inspect_all(block_cyclic(std::int64_t{np} * np, np, 1));
+    std::size_t most_pack = 0;
+    std::size_t most_sends = 0;
+    std::int64_t pack_tuples = 0;
+    for (const iec::RankPlan& p : plans) {
+      most_pack = std::max(most_pack, p.pack.segments().size());
+      std::size_t sends = 0;
+      for (const iec::Phase& ph : p.phases) sends += ph.send.segments().size();
+      most_sends = std::max(most_sends, sends);
+      pack_tuples = std::max(pack_tuples, p.pack.tuples());
+    }
+    INFO("Np=" << np << ": at most " << most_pack << " packing segments (" << pack_tuples << " tuples), "
+               << most_sends << " send segments over " << nph << " phases");
+    CHECK(pack_tuples >= np / 2);  // the flat form is O(Np)
+    // Measured: 6 packing and 16 send segments at Np = 64, 8 and 29 at Np = 256.
+    CHECK(most_pack <= std::size_t(nph + 1));
+    CHECK(most_sends <= std::size_t(nph * (nph + 1) / 2 + nph));
+  }
+}

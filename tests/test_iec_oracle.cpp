@@ -163,14 +163,15 @@ TEST_CASE("Properties 1-3: send datatypes of block-cyclic Bx=1 have 2^ph tuples 
       const std::vector<iec::RankPlan> plans = iec::inspect_all(block_cyclic(nx, np, 1));
       for (const iec::RankPlan& plan : plans) {
         for (int ph = 0; ph < iec::num_phases(np); ++ph) {
-          const Datatype& send = plan.phases[static_cast<std::size_t>(ph)].send;
+          const Datatype send = plan.phases[static_cast<std::size_t>(ph)].send.datatype();
           INFO("Nx=" << nx << " Np=" << np << " rank=" << plan.rank << " phase=" << ph);
           CHECK(send.tuples.size() == (std::size_t{1} << ph));  // Property 1
           for (const Tuple& t : send.tuples)
             CHECK(t.length == nx / (np * (std::int64_t{2} << ph)));  // Property 3
         }
       }
-      CHECK(2 * plans[0].phases[0].send.tuples[0].offset == nx / np);  // Property 2's example: a = 0.5
+      CHECK(2 * plans[0].phases[0].send.datatype().tuples[0].offset ==
+            nx / np);  // Property 2's example: a = 0.5
     }
   }
 }

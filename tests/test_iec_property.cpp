@@ -182,7 +182,7 @@ TEST_CASE("block-cyclic: the plans put every entry of x in place", "[iec][proper
         const Distribution d = block_cyclic(nx, np, bx);
         require_iec_writes_x(d);
         // Every packing datatype is compact thanks to hvector replication: at most Np tuples per replica.
-        for (const iec::RankPlan& p : iec::inspect_all(d)) CHECK(p.pack.tuples.size() <= std::size_t(np));
+        for (const iec::RankPlan& p : iec::inspect_all(d)) CHECK(p.pack.tuples() <= np);
       }
     }
   }

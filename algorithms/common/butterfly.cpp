@@ -36,14 +36,35 @@ int phases(int np) {
   return std::countr_zero(static_cast<unsigned>(np));
 }
 
-void exchange(Process& p, int partner, int tag, std::span<const std::byte> memory, const Datatype& send,
-              std::int64_t element_size, std::span<std::byte> recv) {
+namespace {
+
+std::int64_t tuples_walked(const Datatype& dt) {
+  return dt.count * static_cast<std::int64_t>(dt.tuples.size());
+}
+std::int64_t tuples_walked(const StridedDatatype& dt) {
+  return dt.count() * dt.tuples();
+}
+
+template <class Dt>
+void exchange_by(Process& p, int partner, int tag, std::span<const std::byte> memory, const Dt& send,
+                 std::int64_t element_size, std::span<std::byte> recv) {
   payload::Buffer staging(static_cast<std::size_t>(send.size() * element_size));
   pack(memory, send, element_size, staging);
-  p.compute(Work{.bytes_copied = static_cast<std::int64_t>(staging.size()),
-                 .tuples = send.count * static_cast<std::int64_t>(send.tuples.size())});
+  p.compute(Work{.bytes_copied = static_cast<std::int64_t>(staging.size()), .tuples = tuples_walked(send)});
   std::vector<Request> reqs{p.isend(partner, tag, staging), p.irecv(partner, tag, recv)};
   p.waitall(reqs);
+}
+
+}  // namespace
+
+void exchange(Process& p, int partner, int tag, std::span<const std::byte> memory, const Datatype& send,
+              std::int64_t element_size, std::span<std::byte> recv) {
+  exchange_by(p, partner, tag, memory, send, element_size, recv);
+}
+
+void exchange(Process& p, int partner, int tag, std::span<const std::byte> memory,
+              const StridedDatatype& send, std::int64_t element_size, std::span<std::byte> recv) {
+  exchange_by(p, partner, tag, memory, send, element_size, recv);
 }
 
 }  // namespace ciosim::butterfly

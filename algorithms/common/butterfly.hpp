@@ -12,6 +12,7 @@
 
 #include "algorithms/common/datatype.hpp"
 #include "algorithms/common/process.hpp"
+#include "algorithms/common/strided_datatype.hpp"
 
 namespace ciosim::butterfly {
 
@@ -33,5 +34,9 @@ int phases(int np);
 /// posted at once, so they overlap on full-duplex links.
 void exchange(Process& p, int partner, int tag, std::span<const std::byte> memory, const Datatype& send,
               std::int64_t element_size, std::span<std::byte> recv);
+/// The same step with a send datatype held as strided segments (the same bytes and charges as its
+/// datatype()).
+void exchange(Process& p, int partner, int tag, std::span<const std::byte> memory,
+              const StridedDatatype& send, std::int64_t element_size, std::span<std::byte> recv);
 
 }  // namespace ciosim::butterfly

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "algorithms/common/payload.hpp"
+#include "algorithms/common/strided_datatype.hpp"
 
 namespace ciosim {
 
@@ -104,8 +105,30 @@ void IndexedDatatype::throw_range_error(std::int64_t first, std::int64_t n) cons
 
 namespace {
 
-template <class Copy>
-void for_each_region(std::int64_t buffer_bytes, const Datatype& dt, std::int64_t element_size,
+/// The tuples of one replica of a datatype, in order, as fn(offset, length).
+template <class Fn>
+void replica_tuples(const Datatype& dt, Fn&& fn) {
+  for (const Tuple& t : dt.tuples) fn(t.offset, t.length);
+}
+template <class Fn>
+void replica_tuples(const StridedDatatype& dt, Fn&& fn) {
+  dt.for_tuples(fn);
+}
+std::int64_t count_of(const Datatype& dt) {
+  return dt.count;
+}
+std::int64_t count_of(const StridedDatatype& dt) {
+  return dt.count();
+}
+std::int64_t stride_of(const Datatype& dt) {
+  return dt.stride;
+}
+std::int64_t stride_of(const StridedDatatype& dt) {
+  return dt.stride();
+}
+
+template <class Dt, class Copy>
+void for_each_region(std::int64_t buffer_bytes, const Dt& dt, std::int64_t element_size,
                      std::int64_t packed_bytes, const char* what, Copy&& copy) {
   if (element_size <= 0)
     throw std::invalid_argument(std::string(what) + ": element size must be positive (got " +
@@ -114,26 +137,26 @@ void for_each_region(std::int64_t buffer_bytes, const Datatype& dt, std::int64_t
     throw std::out_of_range(std::string(what) + ": packed buffer holds " + std::to_string(packed_bytes) +
                             " bytes, the datatype selects " + std::to_string(dt.size() * element_size));
   std::int64_t pos = 0;
-  for (std::int64_t j = 0; j < dt.count; ++j) {
-    for (const Tuple& t : dt.tuples) {
-      const std::int64_t off = (t.offset + j * dt.stride) * element_size;
-      const std::int64_t len = t.length * element_size;
-      if (len == 0) continue;
+  for (std::int64_t j = 0; j < count_of(dt); ++j) {
+    replica_tuples(dt, [&](std::int64_t offset, std::int64_t length) {
+      const std::int64_t first = offset + j * stride_of(dt);
+      const std::int64_t off = first * element_size;
+      const std::int64_t len = length * element_size;
+      if (len == 0) return;
       if (off < 0 || off + len > buffer_bytes)
-        throw std::out_of_range(std::string(what) + ": entries [" + std::to_string(t.offset + j * dt.stride) +
-                                ", " + std::to_string(t.offset + j * dt.stride + t.length) +
-                                ") outside the buffer of " + std::to_string(buffer_bytes / element_size) +
-                                " entries");
+        throw std::out_of_range(std::string(what) + ": entries [" + std::to_string(first) + ", " +
+                                std::to_string(first + length) + ") outside the buffer of " +
+                                std::to_string(buffer_bytes / element_size) + " entries");
       copy(off, pos, len);
       pos += len;
-    }
+    });
   }
 }
 
 /// The regions for_each_region visits, as ranges of the unpacked buffer (valid until the next call).
-std::span<const payload::Range> regions_of(std::int64_t buffer_bytes, const Datatype& dt,
-                                           std::int64_t element_size, std::int64_t packed_bytes,
-                                           const char* what) {
+template <class Dt>
+std::span<const payload::Range> regions_of(std::int64_t buffer_bytes, const Dt& dt, std::int64_t element_size,
+                                           std::int64_t packed_bytes, const char* what) {
   thread_local std::vector<payload::Range> regions;
   regions.clear();
   for_each_region(buffer_bytes, dt, element_size, packed_bytes, what,
@@ -150,10 +173,9 @@ bool elided_apart(std::span<const std::byte> a, std::span<const std::byte> b) {
          (a.data() + a.size() <= b.data() || b.data() + b.size() <= a.data());
 }
 
-}  // namespace
-
-void pack(std::span<const std::byte> src, const Datatype& dt, std::int64_t element_size,
-          std::span<std::byte> out) {
+template <class Dt>
+void pack_by(std::span<const std::byte> src, const Dt& dt, std::int64_t element_size,
+             std::span<std::byte> out) {
   const auto n = [](std::int64_t v) { return static_cast<std::size_t>(v); };
   const std::int64_t src_size = static_cast<std::int64_t>(src.size());
   const std::int64_t out_size = static_cast<std::int64_t>(out.size());
@@ -174,8 +196,9 @@ void pack(std::span<const std::byte> src, const Datatype& dt, std::int64_t eleme
                     });
 }
 
-void unpack(std::span<const std::byte> in, const Datatype& dt, std::int64_t element_size,
-            std::span<std::byte> dst) {
+template <class Dt>
+void unpack_by(std::span<const std::byte> in, const Dt& dt, std::int64_t element_size,
+               std::span<std::byte> dst) {
   const auto n = [](std::int64_t v) { return static_cast<std::size_t>(v); };
   const std::int64_t dst_size = static_cast<std::int64_t>(dst.size());
   const std::int64_t in_size = static_cast<std::int64_t>(in.size());
@@ -194,6 +217,28 @@ void unpack(std::span<const std::byte> in, const Datatype& dt, std::int64_t elem
                     [&](std::int64_t off, std::int64_t pos, std::int64_t len) {
                       std::memcpy(dst.data() + off, in.data() + pos, n(len));
                     });
+}
+
+}  // namespace
+
+void pack(std::span<const std::byte> src, const Datatype& dt, std::int64_t element_size,
+          std::span<std::byte> out) {
+  pack_by(src, dt, element_size, out);
+}
+
+void pack(std::span<const std::byte> src, const StridedDatatype& dt, std::int64_t element_size,
+          std::span<std::byte> out) {
+  pack_by(src, dt, element_size, out);
+}
+
+void unpack(std::span<const std::byte> in, const Datatype& dt, std::int64_t element_size,
+            std::span<std::byte> dst) {
+  unpack_by(in, dt, element_size, dst);
+}
+
+void unpack(std::span<const std::byte> in, const StridedDatatype& dt, std::int64_t element_size,
+            std::span<std::byte> dst) {
+  unpack_by(in, dt, element_size, dst);
 }
 
 }  // namespace ciosim

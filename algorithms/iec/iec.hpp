@@ -14,6 +14,7 @@
 
 #include "algorithms/common/datatype.hpp"
 #include "algorithms/common/process.hpp"
+#include "algorithms/common/strided_datatype.hpp"
 #include "algorithms/technique.hpp"
 
 namespace ciosim::iec {
@@ -52,7 +53,9 @@ std::string check(const Distribution& d);
 struct Phase {
   int partner = 0;
   std::int64_t recv_offset = 0;  ///< where the Nx/(2Np) received entries are stored, consecutively
-  Datatype send;                 ///< positions in the rank's memory of the entries sent (Fig. 10, L4)
+  /// Positions in the rank's memory of the entries sent (Fig. 10, L4), held as strided segments and shared
+  /// with the bundle that carried it.
+  StridedDatatype send;
 };
 
 struct RankPlan {
@@ -60,7 +63,7 @@ struct RankPlan {
   std::int64_t alloc_offset = 0;    ///< where the rank's initial entries are placed
   std::int64_t buffer_entries = 0;  ///< size of the memory region
   std::vector<Phase> phases;
-  Datatype pack;                 ///< Compute_Datatype_Intervaled of the final list (Fig. 10, L10)
+  StridedDatatype pack;          ///< Compute_Datatype_Intervaled of the final list (Fig. 10, L10)
   std::int64_t file_offset = 0;  ///< entry offset of the packed chunk in the file
 };
 
@@ -79,12 +82,12 @@ class Bundle final : public SharedMessage {
     std::int64_t recv_offset = 0;  ///< where `rank` stored what the child's rank sent it
     std::shared_ptr<const Bundle> node;
   };
-  Bundle(std::int64_t rank, std::int64_t alloc, std::int64_t region, IndexedDatatype send,
+  Bundle(std::int64_t rank, std::int64_t alloc, std::int64_t region, StridedDatatype send,
          std::shared_ptr<const IndexedDatatype> distr, std::vector<Child> children);
   std::int64_t rank() const { return rank_; }
   std::int64_t alloc() const { return alloc_; }
   std::int64_t region() const { return region_; }
-  const IndexedDatatype& send() const { return send_; }
+  const StridedDatatype& send() const { return send_; }
   const IndexedDatatype* distr() const { return distr_.get(); }  ///< null when not carried
   const std::vector<Child>& children() const { return children_; }
   /// Serialized size in 64-bit words.
@@ -102,7 +105,7 @@ class Bundle final : public SharedMessage {
   std::int64_t rank_;
   std::int64_t alloc_;
   std::int64_t region_;
-  IndexedDatatype send_;
+  StridedDatatype send_;
   std::shared_ptr<const IndexedDatatype> distr_;
   std::vector<Child> children_;
   std::int64_t words_ = 0;

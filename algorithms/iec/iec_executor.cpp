@@ -17,8 +17,8 @@ namespace {
 
 constexpr int kExchangeTagBase = 100;  ///< exchange phase ph uses tag 100 + ph (the inspector uses 1..2*Nph)
 
-std::int64_t tuples_of(const Datatype& dt) {
-  return dt.count * static_cast<std::int64_t>(dt.tuples.size());
+std::int64_t tuples_of(const StridedDatatype& dt) {
+  return dt.count() * dt.tuples();
 }
 
 std::int64_t chunk_entries(const RankPlan& plan) {
@@ -58,7 +58,7 @@ std::span<std::byte> receive_region(const RankPlan& plan, int ph, std::int64_t e
 
 /// Staging buffer with the entries phase `ph` sends (MPI_Pack by the send datatype).
 payload::Buffer pack_send(const RankPlan& plan, int ph, std::int64_t es, std::span<const std::byte> buffer) {
-  const Datatype& dt = plan.phases[static_cast<std::size_t>(ph)].send;
+  const StridedDatatype& dt = plan.phases[static_cast<std::size_t>(ph)].send;
   payload::Buffer staging(static_cast<std::size_t>(dt.size() * es));
   pack(buffer, dt, es, staging);
   return staging;

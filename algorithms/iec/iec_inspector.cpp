@@ -74,8 +74,13 @@ namespace {
 
 // ---- bundles: building, serialization, parsing
 
+// A datatype travels as the paper's tuples, whatever form it is held in: count stride ntuples {offset
+// length}*.
 std::int64_t datatype_words(const Datatype& dt) {
   return 3 + 2 * static_cast<std::int64_t>(dt.tuples.size());
+}
+std::int64_t datatype_words(const StridedDatatype& dt) {
+  return 3 + 2 * dt.tuples();
 }
 
 void put_datatype(std::int64_t*& out, const Datatype& dt) {
@@ -86,6 +91,15 @@ void put_datatype(std::int64_t*& out, const Datatype& dt) {
     *out++ = t.offset;
     *out++ = t.length;
   }
+}
+void put_datatype(std::int64_t*& out, const StridedDatatype& dt) {
+  *out++ = dt.count();
+  *out++ = dt.stride();
+  *out++ = dt.tuples();
+  dt.for_tuples([&](std::int64_t off, std::int64_t len) {
+    *out++ = off;
+    *out++ = len;
+  });
 }
 
 [[noreturn]] void malformed(const char* why) {
@@ -118,7 +132,7 @@ class Reader {
     const std::int64_t rank = next();
     const std::int64_t alloc = next();
     const std::int64_t region = next();
-    IndexedDatatype send(datatype());
+    StridedDatatype send(datatype());
     std::shared_ptr<const IndexedDatatype> distr;
     if (next() != 0) distr = std::make_shared<const IndexedDatatype>(datatype());
     const std::int64_t nchildren = next();
@@ -333,7 +347,7 @@ void join_runs(std::vector<Run>& v, bool periodic) {
 
 }  // namespace
 
-Bundle::Bundle(std::int64_t rank, std::int64_t alloc, std::int64_t region, IndexedDatatype send,
+Bundle::Bundle(std::int64_t rank, std::int64_t alloc, std::int64_t region, StridedDatatype send,
                std::shared_ptr<const IndexedDatatype> distr, std::vector<Child> children)
     : rank_(rank),
       alloc_(alloc),
@@ -341,7 +355,7 @@ Bundle::Bundle(std::int64_t rank, std::int64_t alloc, std::int64_t region, Index
       send_(std::move(send)),
       distr_(std::move(distr)),
       children_(std::move(children)) {
-  words_ = 3 + datatype_words(send_.datatype()) + 1 + (distr_ ? datatype_words(distr_->datatype()) : 0) + 1;
+  words_ = 3 + datatype_words(send_) + 1 + (distr_ ? datatype_words(distr_->datatype()) : 0) + 1;
   for (const Child& c : children_) words_ += 2 + c.node->words();
 }
 
@@ -349,7 +363,7 @@ void Bundle::put(std::int64_t*& out) const {
   *out++ = rank_;
   *out++ = alloc_;
   *out++ = region_;
-  put_datatype(out, send_.datatype());
+  put_datatype(out, send_);
   *out++ = distr_ ? 1 : 0;
   if (distr_) put_datatype(out, distr_->datatype());
   *out++ = static_cast<std::int64_t>(children_.size());
@@ -585,9 +599,13 @@ BundlePtr Inspector::outgoing(int ph) {
     if (touches(off, off + half_))
       children.push_back(Bundle::Child{off, received_[static_cast<std::size_t>(k)]});
   }
-  auto out = std::make_shared<const Bundle>(rank_, alloc_offset_, 2 * half_, IndexedDatatype(send),
-                                            initial ? distr_ : nullptr, std::move(children));
-  phases_.push_back(Phase{target, recv_offset(rank_, ph, nx_, np_), std::move(send)});
+  // The plan and the bundle share the send datatype, held as strided segments (O(regions of the memory) at
+  // Nx = Np^2 instead of O(Np) tuples).
+  const StridedDatatype held(send);
+  send = {};
+  auto out = std::make_shared<const Bundle>(rank_, alloc_offset_, 2 * half_, held, initial ? distr_ : nullptr,
+                                            std::move(children));
+  phases_.push_back(Phase{target, recv_offset(rank_, ph, nx_, np_), held});
   return out;
 }
 
@@ -725,8 +743,8 @@ bool Inspector::pack_periodic(RankPlan& plan) const {
   RunSink positions;
   for (std::int64_t j = 0; j < (ascends ? reps_ : 1); ++j)
     for (const Run& r : list_) positions.add(r.physical + j * s, r.length);
-  plan.pack =
-      ascends ? Datatype{std::move(positions.runs), 1, 0} : Datatype{std::move(positions.runs), reps_, s};
+  plan.pack = StridedDatatype(ascends ? Datatype{std::move(positions.runs), 1, 0}
+                                      : Datatype{std::move(positions.runs), reps_, s});
   return true;
 }
 
@@ -762,7 +780,7 @@ RankPlan Inspector::finish() {
     for (std::int64_t i = 0; i < r.length; ++i) physical.push_back(r.physical + i);
     pos += r.length;
   }
-  plan.pack = compute_datatype_intervaled(physical);  // L10
+  plan.pack = StridedDatatype(compute_datatype_intervaled(physical));  // L10
   tuples_ += entries;
   list_.clear();
   list_.shrink_to_fit();
