@@ -47,16 +47,18 @@ double sequence_extent(const std::string& sequence, double step) {
 
 /// The offset-length tuples the technique keeps in lists, of the `tuples` its distribution has. IEC's
 /// inspector holds a block-cyclic list as one period's runs while its replica count halves at every phase
-/// (iec::block_cyclic_stays_periodic): its lists, bundles and plans then keep about 1.5 Np tuples per rank
-/// (measured at Np = 1024: 1023 sent, 513 packed), counted as 2 Np, not one per block. Otherwise the list
-/// is unrolled: one per block again.
+/// (iec::block_cyclic_stays_periodic), and its plans and bundles hold their datatypes as strided segments
+/// (StridedDatatype, O(log Np) per rank). What is left is the list of the last phases, about Np/2 runs per
+/// rank when Nx = Np^2: measured (peak - the other terms) / 48 B = 0.45 Np^2 tuples at Np = 4096 and
+/// 0.48 Np^2 at 8192 (docs/benchmarks.md, 2026-11-27), counted as 0.5 Np per rank. Otherwise the list is
+/// unrolled: one per block again.
 double listed_tuples(const RunSpec& spec, double tuples) {
   const WorkloadSpec& w = spec.workload;
   if (spec.algorithm != "iec" || w.kind != "block-cyclic" ||
       !iec::block_cyclic_stays_periodic(w.nx, spec.ranks, w.bx))
     return tuples;
   const auto np = static_cast<double>(spec.ranks);
-  return std::min(tuples, 2.0 * np * np);
+  return std::min(tuples, 0.5 * np * np);
 }
 
 /// The pieces payload::append makes of a rank's entries: one replica's tuples joined, times the replicas;

@@ -109,9 +109,9 @@ TEST_CASE("periodic lists: a block-cyclic list stays one run per stream, 2^(ph+1
 
 TEST_CASE("periodic lists: block_cyclic_stays_periodic says when a list keeps at most 2 Np runs",
           "[iec][lists]") {
-  // The memory estimate (config/resources.cpp) counts 2 Np tuples per rank where the rule says the list
-  // stays periodic: the inspector must then never hold more runs, and where it says otherwise, a list
-  // holding an entry-run per block must have been unrolled (so the estimate counts them all).
+  // The memory estimate (config/resources.cpp) counts Np/2 tuples per rank (measured) where the rule says
+  // the list stays periodic: the inspector must then hold at most 2 Np runs, and where it says otherwise, a
+  // list holding an entry-run per block must have been unrolled (so the estimate counts them all).
   int periodic_shapes = 0, unrolled_shapes = 0;
   for (int np : {2, 4, 8, 16}) {
     for (std::int64_t bx : {1, 3}) {

@@ -47,7 +47,7 @@ TEST_CASE("estimate_memory: grows with the file, more for the butterfly techniqu
   CHECK(eb.detail.find("2.5 x the 256.0 MiB file") != std::string::npos);
 }
 
-TEST_CASE("estimate_memory: IEC's periodic lists keep about 2 Np tuples per rank, not one per block") {
+TEST_CASE("estimate_memory: IEC's periodic lists keep about Np/2 tuples per rank, not one per block") {
   // compare-500mb's Bx = 1 point: 131,072,000 entries on 16 ranks, measured at 3.40 GiB resident
   // (docs/benchmarks.md, 2026-11-26); one tuple per entry at 48 B would add 5.9 GiB.
   RunSpec iec = fine_on_16("iec", 131072000, PayloadChoice::Bytes);
@@ -56,7 +56,7 @@ TEST_CASE("estimate_memory: IEC's periodic lists keep about 2 Np tuples per rank
   CHECK(e.bytes > 7 * (500LL << 20));
   CHECK(e.bytes < 4LL << 30);
   CHECK(e.detail.find("offset-length tuples") == std::string::npos);
-  // Nx/(Np Bx) = 2^20 halves at each of the 4 phases: about 2 Np^2 tuples. 2^20 + 1 is odd: the list
+  // Nx/(Np Bx) = 2^20 halves at each of the 4 phases: about Np^2 / 2 tuples. 2^20 + 1 is odd: the list
   // unrolls, one tuple per block (48 B each) again, about 768 MiB more for the same file.
   RunSpec even = iec;
   even.workload.nx = 16LL << 20;
@@ -64,7 +64,7 @@ TEST_CASE("estimate_memory: IEC's periodic lists keep about 2 Np tuples per rank
   odd.workload.nx = 16 * ((1LL << 20) + 1);
   const double extra = static_cast<double>(estimate_memory(odd, workload_size(odd.workload, 16)).bytes -
                                            estimate_memory(even, workload_size(even.workload, 16)).bytes);
-  CHECK(extra > 48.0 * ((16 << 20) - 2 * 16 * 16) * 0.99);
+  CHECK(extra > 48.0 * ((16 << 20) - 16 * 16 / 2) * 0.99);
   CHECK(extra < 48.0 * (16 << 20) * 1.01);
   // Another technique on the same point keeps one tuple per block.
   RunSpec tp = iec;
