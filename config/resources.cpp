@@ -24,6 +24,11 @@ constexpr double kBaseBytes = 32.0 * 1024 * 1024;  ///< quickstart point of 4 Mi
 constexpr double kPerRank = 6.6 * 1024;            ///< 256 -> 1024 ranks of block: +4.9 MiB
 constexpr double kPerNode = 3.3 * 1024;            ///< 4096 -> 65,536 nodes: +196 MiB
 constexpr double kPerTuple = 48;  ///< bytes per expanded offset-length tuple: the distribution's and a copy
+/// Two-phase with every rank's entries stored in file order (a contiguous user buffer): ROMIO's lists hold
+/// each piece once (docs/two-phase.md, "Host memory"). (Peak - the other terms) / pieces at the compare
+/// study's Bx = 1 points, 2026-11-27: 18.5 B elided and 22.2 B with bytes at 100 MiB (26,214,400 pieces),
+/// 17.2 B and 19.4 B at 500 MiB; the largest, rounded up.
+constexpr double kTwoPhasePerPiece = 23;
 /// Resident bytes per byte of the file: 64 -> 256 MiB files on 4 ranks (Bx = 64): block +465 MiB (2.4x),
 /// two-phase +468 MiB (2.4x), IEC +1299 MiB (6.8x: the inspector's buffers and the executor's exchanges).
 double payload_factor(const std::string& technique) {
@@ -61,6 +66,23 @@ double listed_tuples(const RunSpec& spec, double tuples) {
   return std::min(tuples, 0.5 * np * np);
 }
 
+/// True when the datatype's entries, taken in storage order, ascend in the file without overlapping (a
+/// contiguous user buffer: ROMIO's flattening needs no memory offsets). One replica is enough when the
+/// replicas step forward by at least their span.
+bool file_ordered(const Datatype& dt) {
+  std::int64_t first = 0;
+  std::int64_t end = std::numeric_limits<std::int64_t>::min();
+  bool any = false;
+  for (const Tuple& t : dt.tuples) {
+    if (t.length <= 0) continue;
+    if (t.offset < end) return false;
+    if (!any) first = t.offset;
+    any = true;
+    end = t.offset + t.length;
+  }
+  return !any || dt.count <= 1 || end - first <= dt.stride;
+}
+
 /// The pieces payload::append makes of a rank's entries: one replica's tuples joined, times the replicas;
 /// a replica that is one run joins with the others into one strided piece.
 double elided_pieces(const Datatype& dt) {
@@ -79,6 +101,7 @@ WorkloadSize distribution_size(const Distribution& d) {
     size.tuples +=
         static_cast<double>(dt.tuples.size()) * static_cast<double>(std::max<std::int64_t>(dt.count, 1));
     size.pieces += elided_pieces(dt);
+    if (!file_ordered(dt)) size.out_of_order = true;
   }
   return size;
 }
@@ -106,7 +129,9 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
   const double pieces = size.pieces;
   const double payload =
       payload_factor(spec.algorithm) * (elided ? kBytesPerPiece * pieces : file);  // doubles: no wrap-around
-  const double lists = kPerTuple * listed_tuples(spec, tuples);
+  const double per_tuple =
+      spec.algorithm == "two-phase" && size.exact && !size.out_of_order ? kTwoPhasePerPiece : kPerTuple;
+  const double lists = per_tuple * listed_tuples(spec, tuples);
   // An operation sequence keeps every step it writes in the file store (one step is counted above), and
   // view-based I/O's pools hold real bytes: up to hints.vb_pool_size per aggregator, at most the file.
   const double extent = sequence_extent(spec.sequence, file);

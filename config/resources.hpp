@@ -28,6 +28,10 @@ struct WorkloadSize {
   /// True when `tuples` is the workload's own count; false for the kinds whose tuples are known only once
   /// their distribution is built (irregular, lists, mesh): then `tuples` is 0, a lower bound.
   bool exact = false;
+  /// True when some rank stores its entries out of file order (a non-contiguous user buffer for ROMIO's
+  /// two-phase, which then keeps every piece's memory offset too). The closed forms' kinds store in file
+  /// order (tests/test_resources.cpp checks them).
+  bool out_of_order = false;
 };
 
 /// The workload's size in closed form, without building its distribution (no per-entry or per-tuple
