@@ -2,6 +2,7 @@
 // (round trip, Phy2Log, runs, pack and unpack against the Datatype versions), in O(progressions) memory.
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -126,6 +127,13 @@ TEST_CASE("strided datatype: a progression is found wherever it starts, and a ch
   CHECK(sz.map(1) == 10);
   CHECK(runs_of(sz, 0, 2) == std::vector<Tuple>{{4, 1}, {10, 1}});
   CHECK(StridedDatatype().size() == 0);
+  // Offsets so far apart that their step overflows: separate segments, the same tuples.
+  constexpr std::int64_t big = std::numeric_limits<std::int64_t>::max() - 8;
+  const Datatype far{{{-big, 1}, {big, 1}, {-big, 1}, {0, 1}}, 1, 0};
+  const StridedDatatype sf(far);
+  CHECK(sf.datatype() == far);
+  CHECK(sf.map(1) == big);
+  CHECK(sf.map(3) == 0);
   CHECK_THROWS_AS(StridedDatatype(Datatype{{{0, -1}}, 1, 0}), std::invalid_argument);
   CHECK_THROWS_AS(StridedDatatype(Datatype{{{0, 1}}, -1, 0}), std::invalid_argument);
 }

@@ -22,8 +22,16 @@ StridedDatatype::StridedDatatype(const Datatype& dt) {
       throw std::invalid_argument("datatype: negative tuple length " + std::to_string(t.length));
     if (!d->segs.empty()) {
       Segment& s = d->segs.back();
-      if (s.length == t.length && (s.tuples == 1 || t.offset == s.offset + s.tuples * s.step)) {
-        if (s.tuples == 1) s.step = t.offset - s.offset;
+      // t continues the progression (offsets far apart enough to overflow never do: a new segment).
+      std::int64_t step = 0;
+      std::int64_t at = 0;
+      const bool continues =
+          s.length == t.length &&
+          (s.tuples == 1 ? !__builtin_sub_overflow(t.offset, s.offset, &step)
+                         : !__builtin_mul_overflow(s.tuples, s.step, &at) &&
+                               !__builtin_add_overflow(s.offset, at, &at) && at == t.offset);
+      if (continues) {
+        if (s.tuples == 1) s.step = step;
         ++s.tuples;
         entries += t.length;
         continue;
