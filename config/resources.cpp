@@ -31,8 +31,14 @@ constexpr double kPerTuple = 48;  ///< bytes per expanded offset-length tuple: t
 constexpr double kTwoPhasePerPiece = 23;
 /// Resident bytes per byte of the file: 64 -> 256 MiB files on 4 ranks (Bx = 64): block +465 MiB (2.4x),
 /// two-phase +468 MiB (2.4x), IEC +1299 MiB (6.8x: the inspector's buffers and the executor's exchanges).
-double payload_factor(const std::string& technique) {
-  if (technique == "iec" || technique == "multiple-phase") return 7.0;
+/// IEC's grows with its phases: every rank's executor buffer holds Nx/Np + Nph Nx/(2 Np) entries (eq. 2), so
+/// all of them (1 + Nph/2) x the file, beside the file store, the verification copy, the ranks' data, the
+/// packed chunks (1x each) and a phase's send staging (0.5x): 5.5 + Nph/2, at least the 7 measured on 4
+/// ranks. Measured on a 256 MiB file (Bx = 1, 2026-11-27): 1804, 2341 and 2633 MiB on 16, 256 and 1024
+/// ranks (Nph 4, 8, 10), i.e. 6.9, 9.0 and 10.0 x over the base.
+double payload_factor(const std::string& technique, int ranks) {
+  if (technique == "iec") return std::max(7.0, 5.5 + 0.5 * std::ceil(std::log2(std::max(ranks, 1))));
+  if (technique == "multiple-phase") return 7.0;
   return 2.5;
 }
 
@@ -53,17 +59,18 @@ double sequence_extent(const std::string& sequence, double step) {
 /// The offset-length tuples the technique keeps in lists, of the `tuples` its distribution has. IEC's
 /// inspector holds a block-cyclic list as one period's runs while its replica count halves at every phase
 /// (iec::block_cyclic_stays_periodic), and its plans and bundles hold their datatypes as strided segments
-/// (StridedDatatype, O(log Np) per rank). What is left is the list of the last phases, about Np/2 runs per
-/// rank when Nx = Np^2: measured (peak - the other terms) / 48 B = 0.45 Np^2 tuples at Np = 4096 and
-/// 0.48 Np^2 at 8192 (docs/benchmarks.md, 2026-11-27), counted as 0.5 Np per rank. Otherwise the list is
-/// unrolled: one per block again.
+/// (StridedDatatype, O(log Np) per rank). What is left is the list of the last phases (about Np/2 runs per
+/// rank when Nx = Np^2, freed before the executor's buffers fill): measured (peak - the other terms) / 48 B
+/// = 0.17, 0.07, 0.06 and 0.04 Np^2 tuples at Np = 1024, 4096, 8192 and 16,384 with Nx = Np^2
+/// (docs/benchmarks.md, 2026-11-27), counted as Np/4 per rank. Otherwise the list is unrolled: one per
+/// block again.
 double listed_tuples(const RunSpec& spec, double tuples) {
   const WorkloadSpec& w = spec.workload;
   if (spec.algorithm != "iec" || w.kind != "block-cyclic" ||
       !iec::block_cyclic_stays_periodic(w.nx, spec.ranks, w.bx))
     return tuples;
   const auto np = static_cast<double>(spec.ranks);
-  return std::min(tuples, 0.5 * np * np);
+  return std::min(tuples, 0.25 * np * np);
 }
 
 /// True when the datatype's entries, taken in storage order, ascend in the file without overlapping (a
@@ -127,8 +134,8 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
   // kind whose tuples come with its distribution is estimated as bytes until they are known.
   const bool elided = spec.payload == PayloadChoice::Elided || auto_chooses_elided(spec, size);
   const double pieces = size.pieces;
-  const double payload =
-      payload_factor(spec.algorithm) * (elided ? kBytesPerPiece * pieces : file);  // doubles: no wrap-around
+  const double payload = payload_factor(spec.algorithm, spec.ranks) *
+                         (elided ? kBytesPerPiece * pieces : file);  // doubles: no wrap-around
   const double per_tuple =
       spec.algorithm == "two-phase" && size.exact && !size.out_of_order ? kTwoPhasePerPiece : kPerTuple;
   const double lists = per_tuple * listed_tuples(spec, tuples);
@@ -147,7 +154,7 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
   MemoryEstimate e;
   e.bytes = total >= 9.2e18 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(total);
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.1f", payload_factor(spec.algorithm));
+  std::snprintf(buf, sizeof buf, "%.1f", payload_factor(spec.algorithm, spec.ranks));
   e.detail = format_bytes(e.bytes) + ": " + buf + " x the " +
              format_bytes(static_cast<std::int64_t>(std::min(file, 9.2e18))) +
              " file (file store, verification copy, ranks' data, " + spec.algorithm + "'s buffers)";
