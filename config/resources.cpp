@@ -36,10 +36,23 @@ constexpr double kTwoPhasePerPiece = 23;
 /// packed chunks (1x each) and a phase's send staging (0.5x): 5.5 + Nph/2, at least the 7 measured on 4
 /// ranks. Measured on a 256 MiB file (Bx = 1, 2026-11-27): 1804, 2341 and 2633 MiB on 16, 256 and 1024
 /// ranks (Nph 4, 8, 10), i.e. 6.9, 9.0 and 10.0 x over the base.
+/// Multiple-phase keeps the whole array on every rank (docs/multiple-phase.md), so its bytes grow as
+/// Np + 4 files (the copies, the file store, the verification copy, the ranks' data, a phase's staging and
+/// receive buffers). Measured with Bx = 1 (2026-11-27): 7.2 x a 64 MiB file on 4 ranks, 19.6 x on 16, and
+/// 61.7, 256 and 1041 x a 4 MiB file on 64, 256 and 1024 ranks, over the base.
 double payload_factor(const std::string& technique, int ranks) {
   if (technique == "iec") return std::max(7.0, 5.5 + 0.5 * std::ceil(std::log2(std::max(ranks, 1))));
-  if (technique == "multiple-phase") return 7.0;
+  if (technique == "multiple-phase") return std::max(ranks, 1) + 4.0;
   return 2.5;
+}
+
+/// The elided pieces a point holds: `factor` copies of the ranks' data's pieces. Multiple-phase's copies of
+/// the array gather every rank's entries, which at fine distributions no longer join: about one piece per
+/// entry of the array across the ranks (measured at 16 ranks, Bx = 1, 64 MiB elided: 1275 MiB over the base
+/// for 16.8 M entries, 80 B an entry), besides its four other copies.
+double elided_payload(const RunSpec& spec, const WorkloadSize& size, double factor) {
+  if (spec.algorithm == "multiple-phase") return kBytesPerPiece * (size.entries + 4 * size.pieces);
+  return factor * kBytesPerPiece * size.pieces;
 }
 
 /// The bytes a sequence's file spans (its last step's end) when one step is `step` bytes; `step` without a
@@ -133,9 +146,9 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
   // Elided payloads (run.payload): the same copies of the data, each its pieces instead of its bytes. A
   // kind whose tuples come with its distribution is estimated as bytes until they are known.
   const bool elided = spec.payload == PayloadChoice::Elided || auto_chooses_elided(spec, size);
-  const double pieces = size.pieces;
-  const double payload = payload_factor(spec.algorithm, spec.ranks) *
-                         (elided ? kBytesPerPiece * pieces : file);  // doubles: no wrap-around
+  const double factor = payload_factor(spec.algorithm, spec.ranks);
+  const double payload =
+      elided ? elided_payload(spec, size, factor) : factor * file;  // doubles: no wrap-around
   const double per_tuple =
       spec.algorithm == "two-phase" && size.exact && !size.out_of_order ? kTwoPhasePerPiece : kPerTuple;
   const double lists = per_tuple * listed_tuples(spec, tuples);
@@ -154,13 +167,17 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
   MemoryEstimate e;
   e.bytes = total >= 9.2e18 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(total);
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.1f", payload_factor(spec.algorithm, spec.ranks));
+  std::snprintf(buf, sizeof buf, "%.1f", factor);
   e.detail = format_bytes(e.bytes) + ": " + buf + " x the " +
              format_bytes(static_cast<std::int64_t>(std::min(file, 9.2e18))) +
              " file (file store, verification copy, ranks' data, " + spec.algorithm + "'s buffers)";
-  if (elided)
+  if (elided && spec.algorithm == "multiple-phase")
+    e.detail = format_bytes(e.bytes) + ": " +
+               format_bytes(static_cast<std::int64_t>(std::min(payload, 9.2e18))) +
+               " of elided pieces (about one per entry in the ranks' copies of the array)";
+  else if (elided)
     e.detail = format_bytes(e.bytes) + ": " + buf + " x " +
-               format_bytes(static_cast<std::int64_t>(std::min(kBytesPerPiece * pieces, 9.2e18))) +
+               format_bytes(static_cast<std::int64_t>(std::min(kBytesPerPiece * size.pieces, 9.2e18))) +
                " of elided pieces (file store, ranks' data, " + spec.algorithm + "'s buffers)";
   if (steps > 0)
     e.detail += " + " + format_bytes(static_cast<std::int64_t>(std::min(steps, 9.2e18))) +
