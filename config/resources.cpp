@@ -37,9 +37,10 @@ constexpr double kTwoPhasePerPiece = 23;
 /// ranks. Measured on a 256 MiB file (Bx = 1, 2026-11-27): 1804, 2341 and 2633 MiB on 16, 256 and 1024
 /// ranks (Nph 4, 8, 10), i.e. 6.9, 9.0 and 10.0 x over the base.
 /// Multiple-phase keeps the whole array on every rank (docs/multiple-phase.md), so its bytes grow as
-/// Np + 4 files (the copies, the file store, the verification copy, the ranks' data, a phase's staging and
-/// receive buffers). Measured with Bx = 1 (2026-11-27): 7.2 x a 64 MiB file on 4 ranks, 19.6 x on 16, and
-/// 61.7, 256 and 1041 x a 4 MiB file on 64, 256 and 1024 ranks, over the base.
+/// Np + 4 files (the Np copies, then one each for the file store, the verification copy, the ranks' data,
+/// and a phase's staging and receive buffers together). Measured with Bx = 1 (2026-11-27): 7.2 x a 64 MiB
+/// file on 4 ranks, 19.6 x on 16, and 61.7, 256 and 1041 x a 4 MiB file on 64, 256 and 1024 ranks, over the
+/// base.
 double payload_factor(const std::string& technique, int ranks) {
   if (technique == "iec") return std::max(7.0, 5.5 + 0.5 * std::ceil(std::log2(std::max(ranks, 1))));
   if (technique == "multiple-phase") return std::max(ranks, 1) + 4.0;

@@ -4,12 +4,13 @@
 // by MPI_Type_hvector).
 //
 // The paper's datatype is one level of nesting: tuples, replicated. At Nx = Np^2 the inspector's packing and
-// send datatypes have O(Np) tuples per rank, but they follow a few arithmetic progressions: one per region
-// of the rank's memory (e.g. rank 1 of 16 packs {0,1} {16,1} {24,1} {28,1} {32,1} {34,1} {36,1} {38,1}
-// {40,8}: the positions 24 and 28 step by 4, 32..38 by 2). A StridedDatatype holds each maximal progression
-// of equal-length tuples as one segment, so such a datatype costs O(regions) memory. It describes exactly the
-// same tuples in the same order as the Datatype it was made from (datatype() gives that Datatype back), so
-// the tuple counts the paper's algorithm is charged for and the words it sends are unchanged.
+// send datatypes have O(Np) tuples per rank, but they follow a few arithmetic progressions, about one per
+// region of the rank's memory. Rank 1 of 16 packs {0,1} {16,1} {24,1} {28,1} {32,1} {34,1} {36,1} {38,1}
+// {40,8}: greedily from the left, 0 and 16, then 24, 28 and 32 step by 4, and 34, 36 and 38 by 2. A
+// StridedDatatype holds each maximal progression of equal-length tuples as one segment, so such a datatype
+// costs O(regions) memory. It describes exactly the same tuples in the same order as the Datatype it was
+// made from (datatype() gives that Datatype back), so the tuple counts the paper's algorithm is charged for
+// and the words it sends are unchanged.
 #pragma once
 
 #include <algorithm>
