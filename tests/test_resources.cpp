@@ -1,6 +1,7 @@
 // The memory a point will need, estimated before simulating (issue 13, item 2), and the size syntax of
 // --max-memory.
 #include <catch2/catch.hpp>
+#include <span>
 
 #include "algorithms/common/distribution.hpp"
 #include "config/params.hpp"
@@ -31,6 +32,29 @@ RunSpec fine_on_16(const std::string& algorithm, std::int64_t nx, PayloadChoice 
   r.workload.bx = 1;
   r.payload = payload;
   return r;
+}
+
+/// A point measured on the 2-core VM (docs/benchmarks.md, 2026-11-27): Bx = 1 on `np` ranks and nodes.
+struct Measured {
+  int np;
+  std::int64_t nx;
+  PayloadChoice payload;
+  double mib;
+};
+
+/// Checks that the estimate of `algorithm` at each point lies between `low` and `high` times its peak.
+void check_against(const std::string& algorithm, std::span<const Measured> points, double low, double high) {
+  for (const Measured& m : points) {
+    RunSpec r = fine_on_16(algorithm, m.nx, m.payload);
+    r.ranks = m.np;
+    r.platform.nodes = m.np;
+    const MemoryEstimate e = estimate_memory(r, workload_size(r.workload, m.np));
+    const double mib = static_cast<double>(e.bytes) / (1 << 20);
+    INFO(algorithm << " on " << m.np << " ranks, Nx " << m.nx << ": estimated " << mib << " MiB, measured "
+                   << m.mib << " (" << e.detail << ")");
+    CHECK(mib > low * m.mib);
+    CHECK(mib < high * m.mib);
+  }
 }
 
 }  // namespace
@@ -194,22 +218,11 @@ TEST_CASE("estimate_memory: two-phase holds a piece in 23 B when every rank stor
 
   // The compare study's Bx = 1 points, measured (docs/benchmarks.md, 2026-11-27): the estimate is above
   // each and within 40 %.
-  const struct {
-    std::int64_t nx;
-    PayloadChoice payload;
-    double mib;
-  } measured[] = {{26214400, PayloadChoice::Elided, 495},
-                  {26214400, PayloadChoice::Bytes, 838},
-                  {131072000, PayloadChoice::Elided, 2176},
-                  {131072000, PayloadChoice::Bytes, 3707}};
-  for (const auto& m : measured) {
-    const RunSpec tp = fine_on_16("two-phase", m.nx, m.payload);
-    const double mib =
-        static_cast<double>(estimate_memory(tp, workload_size(tp.workload, 16)).bytes) / (1 << 20);
-    INFO("Nx " << m.nx << ": estimated " << mib << " MiB, measured " << m.mib);
-    CHECK(mib > m.mib);
-    CHECK(mib < 1.4 * m.mib);
-  }
+  const Measured measured[] = {{16, 26214400, PayloadChoice::Elided, 495},
+                               {16, 26214400, PayloadChoice::Bytes, 838},
+                               {16, 131072000, PayloadChoice::Elided, 2176},
+                               {16, 131072000, PayloadChoice::Bytes, 3707}};
+  check_against("two-phase", measured, 1.0, 1.4);
   // A rank that stores out of file order (lists-fig11's rank 3) keeps the memory offsets too: 48 B a piece.
   const Distribution lists = from_lists(16, {{{0, 1}, {7, 2}, {12, 1}},
                                              {{3, 1}, {4, 1}, {9, 1}, {14, 1}},
@@ -240,22 +253,12 @@ TEST_CASE("estimate_memory: two-phase holds a piece in 23 B when every rank stor
 TEST_CASE("estimate_memory: IEC's executor buffers grow with its phases") {
   // Measured with Bx = 1 on uc3m-2007 (docs/benchmarks.md, 2026-11-27): a 256 MiB file on 16, 256 and 1024
   // ranks, and Nx = Np^2 on 1024 to 16,384 ranks. The estimate is above each and within 20 %.
-  const struct {
-    int np;
-    std::int64_t nx;
-    double mib;
-  } measured[] = {{16, 1 << 26, 1804},  {256, 1 << 26, 2341},  {1024, 1 << 26, 2633},    {1024, 1 << 20, 92},
-                  {4096, 1 << 24, 861}, {8192, 1 << 26, 3368}, {16384, 1LL << 28, 13489}};
-  for (const auto& m : measured) {
-    RunSpec r = fine_on_16("iec", m.nx, PayloadChoice::Bytes);
-    r.ranks = m.np;
-    r.platform.nodes = m.np;
-    const double mib =
-        static_cast<double>(estimate_memory(r, workload_size(r.workload, m.np)).bytes) / (1 << 20);
-    INFO("Np " << m.np << ", Nx " << m.nx << ": estimated " << mib << " MiB, measured " << m.mib);
-    CHECK(mib > m.mib);
-    CHECK(mib < 1.2 * m.mib);
-  }
+  constexpr PayloadChoice bytes = PayloadChoice::Bytes;
+  const Measured measured[] = {{16, 1 << 26, bytes, 1804},      {256, 1 << 26, bytes, 2341},
+                               {1024, 1 << 26, bytes, 2633},    {1024, 1 << 20, bytes, 92},
+                               {4096, 1 << 24, bytes, 861},     {8192, 1 << 26, bytes, 3368},
+                               {16384, 1LL << 28, bytes, 13489}};
+  check_against("iec", measured, 1.0, 1.2);
 }
 
 TEST_CASE("estimate_memory: multiple-phase keeps the whole array on every rank") {
@@ -263,25 +266,11 @@ TEST_CASE("estimate_memory: multiple-phase keeps the whole array on every rank")
   // estimate said 118 MiB for the 1024-rank point that needs 4206 MiB. It is now within 10 % below (the
   // 1024-rank points: -0.1 % with bytes, -6.5 % elided) and at most 3x above (the lists' 48 B a tuple on 4
   // ranks).
-  const struct {
-    int np;
-    std::int64_t nx;
-    PayloadChoice payload;
-    double mib;
-  } measured[] = {{4, 1 << 24, PayloadChoice::Bytes, 491},     {16, 1 << 24, PayloadChoice::Bytes, 1286},
-                  {16, 1 << 24, PayloadChoice::Elided, 1307},  {64, 1 << 20, PayloadChoice::Bytes, 279},
-                  {64, 1 << 20, PayloadChoice::Elided, 92},    {256, 1 << 20, PayloadChoice::Bytes, 1058},
-                  {256, 1 << 20, PayloadChoice::Elided, 101},  {1024, 1 << 20, PayloadChoice::Bytes, 4206},
-                  {1024, 1 << 20, PayloadChoice::Elided, 182}, {16, 1 << 20, PayloadChoice::Bytes, 85}};
-  for (const auto& m : measured) {
-    RunSpec r = fine_on_16("multiple-phase", m.nx, m.payload);
-    r.ranks = m.np;
-    r.platform.nodes = m.np;
-    const MemoryEstimate e = estimate_memory(r, workload_size(r.workload, m.np));
-    const double mib = static_cast<double>(e.bytes) / (1 << 20);
-    INFO("Np " << m.np << ", Nx " << m.nx << ": estimated " << mib << " MiB, measured " << m.mib << ": "
-               << e.detail);
-    CHECK(mib > 0.9 * m.mib);
-    CHECK(mib < 3 * m.mib);
-  }
+  const Measured measured[] = {
+      {4, 1 << 24, PayloadChoice::Bytes, 491},     {16, 1 << 24, PayloadChoice::Bytes, 1286},
+      {16, 1 << 24, PayloadChoice::Elided, 1307},  {64, 1 << 20, PayloadChoice::Bytes, 279},
+      {64, 1 << 20, PayloadChoice::Elided, 92},    {256, 1 << 20, PayloadChoice::Bytes, 1058},
+      {256, 1 << 20, PayloadChoice::Elided, 101},  {1024, 1 << 20, PayloadChoice::Bytes, 4206},
+      {1024, 1 << 20, PayloadChoice::Elided, 182}, {16, 1 << 20, PayloadChoice::Bytes, 85}};
+  check_against("multiple-phase", measured, 0.9, 3.0);
 }
