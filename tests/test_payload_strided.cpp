@@ -334,3 +334,20 @@ TEST_CASE("strided pieces: a buffer's regions scattered and gathered at once (un
   CHECK_THROWS_AS(payload::append_pieces(back, memory, outside), std::logic_error);
   CHECK(payload::pieces(memory) == got);
 }
+
+TEST_CASE("payload::append of ranges joins one that continues the last, keeps gaps, drops empty ones",
+          "[payload]") {
+  std::vector<payload::Range> r;
+  payload::append(r, payload::Range{0, 4});
+  payload::append(r, payload::Range{4, 4});   // continues: one range [0, 8)
+  payload::append(r, payload::Range{8, 0});   // empty: nothing
+  payload::append(r, payload::Range{12, 4});  // a gap: a new range
+  payload::append(r, payload::Range{8, 4});   // before the last one's end: not joined
+  REQUIRE(r.size() == 3);
+  CHECK(r[0].pos == 0);
+  CHECK(r[0].length == 8);
+  CHECK(r[1].pos == 12);
+  CHECK(r[1].length == 4);
+  CHECK(r[2].pos == 8);
+  CHECK(r[2].length == 4);
+}

@@ -153,7 +153,8 @@ void for_each_region(std::int64_t buffer_bytes, const Dt& dt, std::int64_t eleme
   }
 }
 
-/// The regions for_each_region visits, as ranges of the unpacked buffer (valid until the next call).
+/// The regions for_each_region visits, as ranges of the unpacked buffer, those that continue each other
+/// joined (valid until the next call).
 template <class Dt>
 std::span<const payload::Range> regions_of(std::int64_t buffer_bytes, const Dt& dt, std::int64_t element_size,
                                            std::int64_t packed_bytes, const char* what) {
@@ -161,7 +162,7 @@ std::span<const payload::Range> regions_of(std::int64_t buffer_bytes, const Dt& 
   regions.clear();
   for_each_region(buffer_bytes, dt, element_size, packed_bytes, what,
                   [&](std::int64_t off, std::int64_t, std::int64_t len) {
-                    regions.push_back({off, len});
+                    payload::append(regions, payload::Range{off, len});
                   });
   return regions;
 }

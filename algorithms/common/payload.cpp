@@ -116,6 +116,14 @@ void append(std::vector<Piece>& out, Piece p) {
   out.push_back(p);
 }
 
+void append(std::vector<Range>& out, Range r) {
+  if (r.length <= 0) return;
+  if (!out.empty() && out.back().pos + out.back().length == r.pos)
+    out.back().length += r.length;
+  else
+    out.push_back(r);
+}
+
 void append_slice(std::vector<Piece>& out, const Piece& p, std::int64_t off, std::int64_t len) {
   if (len <= 0) return;
   if (!p.strided()) {

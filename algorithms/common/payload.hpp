@@ -121,6 +121,9 @@ bool join(Piece& left, const Piece& right);
 /// Appends `p` to `out`, merging it into the last piece when it continues it (join). Zero-length pieces
 /// vanish.
 void append(std::vector<Piece>& out, Piece p);
+/// Appends `r` to `out`, merging it into the last range when it continues it: the pieces assigned to or
+/// extracted from the ranges are the same, in fewer steps. Zero-length ranges vanish.
+void append(std::vector<Range>& out, Range r);
 /// Appends bytes [off, off + len) of `p` to `out`: a strided piece's slice is up to three pieces (the end
 /// of a run, whole runs, the start of a run).
 void append_slice(std::vector<Piece>& out, const Piece& p, std::int64_t off, std::int64_t len);

@@ -394,12 +394,9 @@ void fill_window(OthersReq& o, const Cursor& c, Offset off, std::span<std::byte>
   ranges.clear();
   for (const RoundPiece& r : merged) {
     readers[r.sender].take(r.len, pieces);
-    // Pieces that follow each other in the window fill one range (the map joins what continues anyway), so
-    // a window without holes is assigned in one walk, not a step per piece.
-    if (!ranges.empty() && ranges.back().pos + ranges.back().length == r.offset - off)
-      ranges.back().length += r.len;
-    else
-      ranges.push_back(payload::Range{r.offset - off, r.len});
+    // Pieces that follow each other in the window fill one range, so a window without holes is assigned in
+    // one walk, not a step per piece.
+    payload::append(ranges, payload::Range{r.offset - off, r.len});
   }
   payload::assign(window, ranges, pieces);
 }

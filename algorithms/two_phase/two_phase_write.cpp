@@ -58,11 +58,8 @@ payload::Buffer fill_send_buffer(WriteState& s, const std::vector<std::int32_t>&
       const Offset len = s.col.my.pairs[i][c + k];
       const Offset take = std::min(need, len - s.sent_part[i]);
       const Offset at = s.col.my.mem[i][k] + s.sent_part[i];
-      if (gather && !from.empty() && from.back().pos + from.back().length == at)
-        from.back().length +=
-            take;  // continues the previous range of my buffer: one range, as in fill_window
-      else if (gather)
-        from.push_back(payload::Range{at, take});
+      if (gather)
+        payload::append(from, payload::Range{at, take});  // joins a range that continues the last one
       else
         payload::copy(buf.span().subspan(pos, static_cast<std::size_t>(take)),
                       s.local.subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(take)));
