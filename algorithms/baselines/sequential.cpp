@@ -33,7 +33,7 @@ void run_write(Process& p, const TechniqueInput& in, LocalData local) {
   std::int64_t tuples = 0;
   for (const Datatype& dt : d.per_rank) {
     counts.push_back(dt.size() * es);
-    tuples += dt.count * static_cast<std::int64_t>(dt.tuples.size());
+    tuples += dt.all_tuples();
   }
   for (int it = 0; it < in.iterations; ++it) {
     p.phase("gather");

@@ -38,19 +38,12 @@ int phases(int np) {
 
 namespace {
 
-std::int64_t tuples_walked(const Datatype& dt) {
-  return dt.count * static_cast<std::int64_t>(dt.tuples.size());
-}
-std::int64_t tuples_walked(const StridedDatatype& dt) {
-  return dt.count() * dt.tuples();
-}
-
 template <class Dt>
 void exchange_by(Process& p, int partner, int tag, std::span<const std::byte> memory, const Dt& send,
                  std::int64_t element_size, std::span<std::byte> recv) {
   payload::Buffer staging(static_cast<std::size_t>(send.size() * element_size));
   pack(memory, send, element_size, staging);
-  p.compute(Work{.bytes_copied = static_cast<std::int64_t>(staging.size()), .tuples = tuples_walked(send)});
+  p.compute(Work{.bytes_copied = static_cast<std::int64_t>(staging.size()), .tuples = send.all_tuples()});
   std::vector<Request> reqs{p.isend(partner, tag, staging), p.irecv(partner, tag, recv)};
   p.waitall(reqs);
 }

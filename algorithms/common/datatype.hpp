@@ -28,6 +28,8 @@ struct Datatype {
   std::int64_t replica_size() const;
   /// Entries in the whole datatype.
   std::int64_t size() const { return replica_size() * count; }
+  /// Tuples in the whole datatype, every replica counted (what a walk over it visits).
+  std::int64_t all_tuples() const { return count * static_cast<std::int64_t>(tuples.size()); }
   /// Every tuple of every replica, in order.
   std::vector<Tuple> flatten() const;
 };

@@ -45,6 +45,8 @@ class StridedDatatype {
   std::int64_t stride() const { return d_->stride; }
   /// Tuples in one replica (the paper's datatype's tuple count).
   std::int64_t tuples() const { return d_->tuples; }
+  /// Tuples in the whole datatype, every replica counted (what a walk over it visits).
+  std::int64_t all_tuples() const { return d_->count * d_->tuples; }
   /// Entries in one replica.
   std::int64_t replica_entries() const { return d_->replica; }
   /// Entries in the whole datatype.

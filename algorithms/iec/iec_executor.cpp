@@ -17,10 +17,6 @@ namespace {
 
 constexpr int kExchangeTagBase = 100;  ///< exchange phase ph uses tag 100 + ph (the inspector uses 1..2*Nph)
 
-std::int64_t tuples_of(const StridedDatatype& dt) {
-  return dt.count() * dt.tuples();
-}
-
 std::int64_t chunk_entries(const RankPlan& plan) {
   return plan.pack.size();
 }
@@ -89,7 +85,7 @@ void execute(Process& p, const RankPlan& plan, std::int64_t element_size, LocalD
   p.phase("pack");
   payload::Buffer output(static_cast<std::size_t>(plan.pack.size() * es));
   pack(buffer, plan.pack, es, output);  // L7
-  p.compute(Work{.bytes_copied = static_cast<std::int64_t>(output.size()), .tuples = tuples_of(plan.pack)});
+  p.compute(Work{.bytes_copied = static_cast<std::int64_t>(output.size()), .tuples = plan.pack.all_tuples()});
   p.phase("write");
   p.write_at(plan.file_offset * es, output);  // L8-L9
 }

@@ -431,7 +431,7 @@ Inspector::Inspector(const Distribution& d, int rank, Lists lists)
                                 " entries (rank " + std::to_string(rank) + " holds " +
                                 std::to_string(distr.size()) + ")" + vals);
   // Memory mapping list (L1-L2): the k-th local entry sits at alloc_offset + k.
-  tuples_ += distr.count * static_cast<std::int64_t>(distr.tuples.size());
+  tuples_ += distr.all_tuples();
   if (lists == Lists::periodic && distr.count > 1 && distr.stride > 0) {
     // One replica's runs: when they ascend within one stride, the list is them repeated with that period.
     const std::int64_t rs = distr.replica_size();

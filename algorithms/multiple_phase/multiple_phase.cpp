@@ -50,10 +50,6 @@ Datatype over_planes(const std::vector<Tuple>& p, Planes range, std::int64_t pla
   return Datatype{std::move(t), range.size(), plane};
 }
 
-std::int64_t tuples_of(const Datatype& dt) {
-  return dt.count * static_cast<std::int64_t>(dt.tuples.size());
-}
-
 Layout checked_layout(const Distribution& d) {
   Layout l;
   if (std::string why = layout_of(d, l); !why.empty()) throw std::invalid_argument(why);
@@ -177,7 +173,7 @@ void run(Process& p, const TechniqueInput& in, LocalData local) {
       butterfly::exchange(p, st.partner, kExchangeTagBase + ph, memory, st.send, es, incoming);
       unpack(incoming, st.recv, es, memory);  // into the unassigned entries, at their own positions
       p.compute(
-          Work{.bytes_copied = static_cast<std::int64_t>(incoming.size()), .tuples = tuples_of(st.recv)});
+          Work{.bytes_copied = static_cast<std::int64_t>(incoming.size()), .tuples = st.recv.all_tuples()});
     }
     p.phase("write");
     if (regions.size() == 1) {  // one contiguous block (all log2 Np phases): written from memory in place
@@ -187,7 +183,7 @@ void run(Process& p, const TechniqueInput& in, LocalData local) {
     } else if (!regions.empty()) {  // a file view of the held pieces: one list access
       payload::Buffer packed(static_cast<std::size_t>(out.size() * es));
       pack(memory, out, es, packed);
-      p.compute(Work{.bytes_copied = static_cast<std::int64_t>(packed.size()), .tuples = tuples_of(out)});
+      p.compute(Work{.bytes_copied = static_cast<std::int64_t>(packed.size()), .tuples = out.all_tuples()});
       p.write_list(regions, packed);
     }
   }
@@ -215,7 +211,7 @@ void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out) {
       p.read_list(regions, packed);
       unpack(packed, held_now, es, memory);
       p.compute(
-          Work{.bytes_copied = static_cast<std::int64_t>(packed.size()), .tuples = tuples_of(held_now)});
+          Work{.bytes_copied = static_cast<std::int64_t>(packed.size()), .tuples = held_now.all_tuples()});
     }
     for (int ph = k - 1; ph >= 0; --ph) {  // the phases undone in reverse: each rank gets back what it sent
       p.phase("exchange" + std::to_string(ph));
@@ -224,7 +220,7 @@ void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out) {
       butterfly::exchange(p, st.partner, kExchangeTagBase + ph, memory, st.recv, es, incoming);
       unpack(incoming, st.send, es, memory);
       p.compute(
-          Work{.bytes_copied = static_cast<std::int64_t>(incoming.size()), .tuples = tuples_of(st.send)});
+          Work{.bytes_copied = static_cast<std::int64_t>(incoming.size()), .tuples = st.send.all_tuples()});
     }
     pack(memory, mine, es, out);  // the application's own entries, in its storage order (not charged)
   }
