@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <iterator>
+#include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -237,6 +240,20 @@ TEST_CASE("periodic lists: random replicated patterns equal the flat list's", "[
   CHECK(periodic_runs > 40);  // of 144 distributions
 }
 
+TEST_CASE("nested descriptors: a segment's tuples resolved together give the flat list's plans and counts",
+          "[iec][lists]") {
+  // At Nx = Np^2 (and multiples) with Np >= 64 the partner's send datatypes are progressions of many tuples,
+  // each from another origin rank, which the periodic inspector follows down the bundles together
+  // (iec_inspector.cpp, resolve_progression); the flat inspector resolves them one entry range at a time.
+  for (int np : {64, 128})
+    for (std::int64_t bx : {1, 2})
+      for (std::int64_t m : {1, 4}) {
+        const std::int64_t nx = std::int64_t{np} * np * bx * m;
+        INFO("Nx=" << nx << " Np=" << np << " Bx=" << bx);
+        CHECK(require_same_plans(block_cyclic(nx, np, bx)) > 1);
+      }
+}
+
 TEST_CASE("nested descriptors: at Nx = Np^2 a rank's plan is O(log Np) segments, not O(Np) tuples",
           "[iec][lists]") {
   // Bx = 1 and Nx = Np^2: every rank ends with one entry from each rank, so its packing datatype has about
@@ -262,4 +279,65 @@ TEST_CASE("nested descriptors: at Nx = Np^2 a rank's plan is O(log Np) segments,
     CHECK(most_pack <= std::size_t(nph + 1));
     CHECK(most_sends <= std::size_t(nph * (nph + 1) / 2 + nph));
   }
+}
+
+TEST_CASE("nested descriptors: corrupted bundles are refused or resolved as the flat lists resolve them",
+          "[iec][lists]") {
+  // A bundle that arrives as words (real MPI) can be anything. Corrupt one word at a time of a phase-2
+  // bundle at Nx = Np^2, whose send datatypes are progressions, with values near the int64 limits: the
+  // periodic inspector (a segment at a time) and the flat one (a tuple at a time) refuse it alike or count
+  // the same tuples; the sanitizer build checks that neither overflows nor reads outside a datatype.
+  const int np = 64;
+  const Distribution d = block_cyclic(std::int64_t{np} * np, np, 1);
+  std::vector<iec::Inspector> periodic;
+  std::vector<iec::Inspector> flat;
+  for (int r = 0; r < np; ++r) {
+    periodic.emplace_back(d, r);
+    flat.emplace_back(d, r, Lists::flat);
+  }
+  std::vector<std::vector<std::int64_t>> words(static_cast<std::size_t>(np));
+  for (int ph = 0; ph < 3; ++ph) {
+    for (int r = 0; r < np; ++r) {
+      words[std::size_t(r)] = periodic[std::size_t(r)].outgoing(ph)->serialize_words();
+      REQUIRE(flat[std::size_t(r)].outgoing(ph)->serialize_words() == words[std::size_t(r)]);
+    }
+    if (ph == 2) break;
+    for (int r = 0; r < np; ++r) {
+      periodic[std::size_t(r)].incoming(ph, words[std::size_t(iec::partner(r, ph))]);
+      flat[std::size_t(r)].incoming(ph, words[std::size_t(iec::partner(r, ph))]);
+    }
+  }
+  const std::vector<std::int64_t>& good = words[std::size_t(iec::partner(5, 2))];
+  std::uint64_t state = 12345;
+  auto next = [&](std::uint64_t bound) {  // splitmix64
+    state += 0x9e3779b97f4a7c15ULL;
+    std::uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return (z ^ (z >> 31)) % bound;
+  };
+  const std::int64_t big = std::numeric_limits<std::int64_t>::max();
+  auto outcome = [](iec::Inspector insp, const std::vector<std::int64_t>& w) -> std::int64_t {
+    try {
+      insp.incoming(2, w);
+      return insp.tuples_processed();
+    } catch (const std::exception&) {
+      return -1;
+    }
+  };
+  int refused = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    std::vector<std::int64_t> bad = good;
+    const std::size_t at = next(bad.size());
+    const std::int64_t w = bad[at];
+    const std::int64_t choices[] = {0,    -1,    1,     big,   big - 1,
+                                    -big, w + 1, w - 1, w * 2, static_cast<std::int64_t>(next(4096))};
+    bad[at] = choices[next(std::size(choices))];
+    const std::int64_t a = outcome(periodic[5], bad);
+    INFO("trial " << trial << ": word " << at << " set to " << bad[at]);
+    CHECK(a == outcome(flat[5], bad));
+    if (a < 0) ++refused;
+  }
+  CHECK(refused > 0);  // some corruptions must be caught
+  CHECK(refused < 400);
 }

@@ -52,6 +52,8 @@ class StridedDatatype {
   /// Entries in the whole datatype.
   std::int64_t size() const { return d_->replica * d_->count; }
   std::span<const Segment> segments() const { return d_->segs; }
+  /// The index of the segment that holds entry `within` of a replica (within in [0, replica_entries())).
+  std::size_t segment_at(std::int64_t within) const;
   /// phy2log(datatype(), k) in O(log segments); throws std::out_of_range when k is not in [0, size()).
   std::int64_t map(std::int64_t k) const;
   /// Calls fn(address, length) for the runs of consecutive addresses that entries [first, first + n) select,
@@ -71,8 +73,6 @@ class StridedDatatype {
 
  private:
   [[noreturn]] void throw_range_error(std::int64_t first, std::int64_t n) const;
-  /// The segment that holds entry `within` of a replica (within in [0, replica_entries())).
-  std::size_t segment_at(std::int64_t within) const;
   struct Data {
     std::vector<Segment> segs;
     std::int64_t count = 1;

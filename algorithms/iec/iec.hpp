@@ -122,8 +122,9 @@ class Inspector {
   /// How the inspector holds its list. `periodic` (the default) keeps a list that repeats with a fixed
   /// logical period as one period's runs and a replica count, as the paper's datatype parametrisation
   /// (§3.3.2) describes block-cyclic lists (2^ph tuples in phase ph whatever Nx), and unrolls it only when
-  /// an operation leaves that form; `flat` holds every run, always. Plans and tuples_processed() are the
-  /// same in both (tests compare them); only the work the host does differs.
+  /// an operation leaves that form, and resolves the partner's send datatype a segment (a progression of
+  /// tuples) at a time; `flat` holds every run, always, and resolves tuple by tuple. Plans and
+  /// tuples_processed() are the same in both (tests compare them); only the work the host does differs.
   enum class Lists { periodic, flat };
   Inspector(const Distribution& d, int rank, Lists lists = Lists::periodic);
   int phases() const;
@@ -188,6 +189,9 @@ class Inspector {
   int next_out_ = 0;                              ///< next phase for outgoing()
   int next_in_ = 0;                               ///< next phase for incoming()
   bool finished_ = false;
+  /// Lists::periodic also resolves a segment of the partner's send datatype as one progression; the flat
+  /// lists resolve tuple by tuple (the reference the tests compare with).
+  bool progressions_ = false;
   std::int64_t tuples_ = 0;
 };
 

@@ -217,6 +217,23 @@ std::int64_t distr_blocks(const IndexedDatatype& dt, std::int64_t k, std::int64_
   return work;
 }
 
+/// The logical addresses of entries [k, k + m) of `node`'s initial region (its distribution datatype), as
+/// runs or as blocks; returns the tuple pieces visited.
+template <class Sink>
+std::int64_t initial_region(const Bundle& node, std::int64_t k, std::int64_t m, Sink& out) {
+  if (node.distr() == nullptr) malformed("initial region referenced but not described");
+  if constexpr (std::is_same_v<Sink, RunSink>) {
+    std::int64_t work = 0;
+    node.distr()->for_runs(k, m, [&](std::int64_t off, std::int64_t len) {
+      ++work;
+      out.add(off, len);
+    });
+    return work;
+  } else {
+    return distr_blocks(*node.distr(), k, m, out);
+  }
+}
+
 /// Appends the logical addresses of entries [a, a + n) of `node`'s memory (L6-L8, recursively through the
 /// datatypes that node's rank received). Returns the tuples visited. Into a RunSink every tuple piece is a
 /// run; into a BlockSink a range that covers whole replicas of a distribution datatype stays one block
@@ -230,15 +247,8 @@ std::int64_t resolve(const Bundle& node, std::int64_t a, std::int64_t n, Sink& o
   while (n > 0) {
     std::int64_t m = 0;
     if (a >= node.alloc() && a < node.alloc() + node.region()) {
-      if (node.distr() == nullptr) malformed("initial region referenced but not described");
       m = std::min(n, node.alloc() + node.region() - a);
-      if constexpr (std::is_same_v<Sink, RunSink>)
-        node.distr()->for_runs(a - node.alloc(), m, [&](std::int64_t off, std::int64_t len) {
-          ++work;
-          out.add(off, len);
-        });
-      else
-        work += distr_blocks(*node.distr(), a - node.alloc(), m, out);
+      work += initial_region(node, a - node.alloc(), m, out);
     } else {
       const Bundle::Child* c = &child_at(node, a);
       m = std::min(n, c->recv_offset + c->node->send().size() - a);
@@ -248,6 +258,96 @@ std::int64_t resolve(const Bundle& node, std::int64_t a, std::int64_t n, Sink& o
     }
     a += m;
     n -= m;
+  }
+  return work;
+}
+
+template <class Sink>
+std::int64_t resolve_progression(const Bundle& node, std::int64_t a, std::int64_t step, std::int64_t len,
+                                 std::int64_t n, Sink& out);
+
+/// The part of resolve_progression() in the receive region of child `c`: slot ranges [b + i * step, + len)
+/// of c's send datatype, i < n, each within the region. Where the ranges fall inside the tuples of one of
+/// its segments, their images in c's memory are again a progression of ranges and are followed down as one;
+/// a range that crosses a tuple boundary is resolved alone. Returns the tuples visited.
+template <class Sink>
+std::int64_t through_child(const Bundle::Child& c, std::int64_t b, std::int64_t step, std::int64_t len,
+                           std::int64_t n, Sink& out) {
+  const StridedDatatype& dt = c.node->send();
+  const std::int64_t rs = dt.replica_entries();
+  const auto segs = dt.segments();
+  std::int64_t work = 0;
+  while (n > 0) {
+    const std::int64_t rep = b / rs;
+    const std::int64_t within = b % rs;
+    const StridedDatatype::Segment& g = segs[dt.segment_at(within)];
+    const std::int64_t lam = g.length;
+    const std::int64_t j = lam > 0 ? (within - g.first) / lam : 0;
+    const std::int64_t u = lam > 0 ? (within - g.first) % lam : 0;
+    std::int64_t m = 0;      // ranges taken together
+    std::int64_t pstep = 0;  // their step in c's memory (only computed for two or more: no overflow)
+    if (lam > 0 && u + len <= lam) {
+      if (step >= lam && step % lam == 0) {  // a range per tuple, every step / lam tuples
+        const std::int64_t q = step / lam;
+        m = std::min(n, (g.tuples - 1 - j) / q + 1);
+        if (m > 1) pstep = q * g.step;  // q (m - 1) tuples of the segment: within its extent
+      } else if (step < lam) {          // several ranges in one tuple, as many as it holds
+        m = std::min(n, (lam - len - u) / step + 1);
+        pstep = step;
+      }
+    }
+    if (m <= 0) {  // a range across tuples (or a step the segment does not follow): resolved alone
+      dt.for_runs(b, len,
+                  [&](std::int64_t off, std::int64_t l) { work += 1 + resolve(*c.node, off, l, out); });
+      m = 1;
+    } else {
+      // One piece per range (resolve()'s 1 + for each), then the images as one progression.
+      const std::int64_t first = g.offset + j * g.step + u + rep * dt.stride();
+      work += m + resolve_progression(*c.node, first, pstep, len, m, out);
+    }
+    n -= m;
+    if (n > 0) b += m * step;  // the next range's first slot (never one past the last range: no overflow)
+  }
+  return work;
+}
+
+/// resolve() of the ranges [a + i * step, + len) of `node`'s memory for i < n, one after the other, into
+/// `out`: the same blocks in the same order and the same tuples visited. Ranges that lie in one region are
+/// followed down the bundles together (through_child), so a send datatype's segment costs a walk per level
+/// instead of one per tuple: at Nx = Np^2 a phase-ph bundle's 2^ph tuples come from 2^ph origin ranks but
+/// form about ph + 1 progressions (§3.3.2's parametrisation; docs/iec.md, "Nested descriptors").
+template <class Sink>
+std::int64_t resolve_progression(const Bundle& node, std::int64_t a, std::int64_t step, std::int64_t len,
+                                 std::int64_t n, Sink& out) {
+  std::int64_t work = 0;
+  while (n > 0) {
+    if (n == 1 || step < len) {  // one range, or ranges that overlap or touch: one by one
+      for (std::int64_t i = 0; i < n; ++i) work += resolve(node, a + i * step, len, out);
+      return work;
+    }
+    const bool initial = a >= node.alloc() && a < node.alloc() + node.region();
+    const Bundle::Child* c = initial ? nullptr : &child_at(node, a);
+    std::int64_t hi = initial ? node.alloc() + node.region() : c->recv_offset + c->node->send().size();
+    if (!initial) {  // where resolve() would take another region first (only in a malformed bundle)
+      if (node.region() > 0 && node.alloc() > a) hi = std::min(hi, node.alloc());
+      for (const Bundle::Child& ch : node.children()) {
+        if (&ch == c) break;
+        if (ch.recv_offset > a && ch.node->send().size() > 0) hi = std::min(hi, ch.recv_offset);
+      }
+    }
+    std::int64_t m = 1;
+    if (a + len > hi) {  // the first range leaves its region
+      work += resolve(node, a, len, out);
+    } else {
+      m = std::min(n, (hi - len - a) / step + 1);  // the ranges inside the region
+      if (initial)
+        for (std::int64_t i = 0; i < m; ++i)
+          work += initial_region(node, a + i * step - node.alloc(), len, out);
+      else
+        work += through_child(*c, a - c->recv_offset, step, len, m, out);
+    }
+    n -= m;
+    if (n > 0) a += m * step;  // the next range (never one past the last: no overflow)
   }
   return work;
 }
@@ -470,6 +570,7 @@ Inspector::Inspector(const Distribution& d, int rank, Lists lists)
   }
   join_runs(list_, reps_ > 1);
   compact();
+  progressions_ = lists == Lists::periodic;
   received_.resize(static_cast<std::size_t>(nph_));
   distr_ = std::make_shared<const IndexedDatatype>(distr);
 }
@@ -634,20 +735,32 @@ void Inspector::incoming(int ph, const BundlePtr& bundle) {
   const std::int64_t base = phases_[static_cast<std::size_t>(ph)].recv_offset;
   bool merged = false;
   RunSink logical;
+  // The partner's send datatype: segment by segment, a segment's tuples followed down the bundles together
+  // (resolve_progression); the flat lists, which the tests take as the reference, tuple by tuple.
+  auto resolve_sent = [&](auto& sink) {
+    const StridedDatatype& sent = root.send();
+    if (!progressions_) {
+      sent.for_runs(0, half_, [&](std::int64_t off, std::int64_t len) {
+        tuples_ += 1 + resolve(root, off, len, sink);
+      });
+      return;
+    }
+    for (std::int64_t rep = 0; rep < sent.count(); ++rep)
+      for (const StridedDatatype::Segment& g : sent.segments())
+        if (g.length > 0)
+          tuples_ += g.tuples + resolve_progression(root, g.offset + rep * sent.stride(), g.step, g.length,
+                                                    g.tuples, sink);
+  };
   if (reps_ > 1) {
     BlockSink blocks;
-    root.send().for_runs(0, half_, [&](std::int64_t off, std::int64_t len) {
-      tuples_ += 1 + resolve(root, off, len, blocks);
-    });
+    resolve_sent(blocks);
     merged = merge_periodic(blocks, base);
     if (!merged) {
       unroll();
       blocks.for_each_run([&](std::int64_t off, std::int64_t len) { logical.add(off, len); });
     }
   } else {
-    root.send().for_runs(0, half_, [&](std::int64_t off, std::int64_t len) {
-      tuples_ += 1 + resolve(root, off, len, logical);
-    });
+    resolve_sent(logical);
   }
   if (!merged) {
     std::vector<Run> fresh;
