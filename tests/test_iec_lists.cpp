@@ -20,6 +20,18 @@ namespace {
 
 using Lists = iec::Inspector::Lists;
 
+/// splitmix64: next(bound) is a number in [0, bound).
+struct Rng {
+  std::uint64_t state;
+  std::uint64_t operator()(std::uint64_t bound) {
+    state += 0x9e3779b97f4a7c15ULL;
+    std::uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return (z ^ (z >> 31)) % bound;
+  }
+};
+
 /// Runs every rank's inspector both ways in lock step; requires equal bundles' sizes, equal tuples
 /// processed after every step and equal plans. Returns the largest replica count the periodic lists held
 /// after a phase (1: they never stayed periodic).
@@ -201,14 +213,7 @@ TEST_CASE("periodic lists: random replicated patterns equal the flat list's", "[
   // Each rank holds c random slots of every period of Np*c entries (merged into ascending tuples), the
   // period replicated Np*m times: an hvector per rank that IEC accepts. Some ranks store their tuples
   // backwards, so their lists start flat while their partners' stay periodic.
-  std::uint64_t state = 0x9e3779b97f4a7c15ULL;
-  auto next = [&](std::uint64_t bound) {  // splitmix64
-    state += 0x9e3779b97f4a7c15ULL;
-    std::uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return (z ^ (z >> 31)) % bound;
-  };
+  Rng next{0x9e3779b97f4a7c15ULL};
   int periodic_runs = 0;
   for (int np : {2, 4, 8, 16})
     for (std::int64_t c : {1, 2, 3})
@@ -308,14 +313,7 @@ TEST_CASE("nested descriptors: corrupted bundles are refused or resolved as the 
     }
   }
   const std::vector<std::int64_t>& good = words[std::size_t(iec::partner(5, 2))];
-  std::uint64_t state = 12345;
-  auto next = [&](std::uint64_t bound) {  // splitmix64
-    state += 0x9e3779b97f4a7c15ULL;
-    std::uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return (z ^ (z >> 31)) % bound;
-  };
+  Rng next{12345};
   const std::int64_t big = std::numeric_limits<std::int64_t>::max();
   auto outcome = [](iec::Inspector insp, const std::vector<std::int64_t>& w) -> std::int64_t {
     try {
