@@ -81,6 +81,7 @@ class Bundle final : public SharedMessage {
   struct Child {
     std::int64_t recv_offset = 0;  ///< where `rank` stored what the child's rank sent it
     std::shared_ptr<const Bundle> node;
+    std::int64_t end = 0;  ///< recv_offset + the entries node sent (set by the Bundle)
   };
   Bundle(std::int64_t rank, std::int64_t alloc, std::int64_t region, StridedDatatype send,
          std::shared_ptr<const IndexedDatatype> distr, std::vector<Child> children);

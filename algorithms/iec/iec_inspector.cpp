@@ -171,7 +171,7 @@ struct RunSink {
 /// The child of `node` whose receive region holds memory position a; throws when none does.
 const Bundle::Child& child_at(const Bundle& node, std::int64_t a) {
   for (const Bundle::Child& ch : node.children())
-    if (a >= ch.recv_offset && a < ch.recv_offset + ch.node->send().size()) return ch;
+    if (a >= ch.recv_offset && a < ch.end) return ch;
   throw std::logic_error("iec inspector: rank " + std::to_string(node.rank()) + "'s memory position " +
                          std::to_string(a) + " is described by no datatype of its bundle");
 }
@@ -251,7 +251,7 @@ std::int64_t resolve(const Bundle& node, std::int64_t a, std::int64_t n, Sink& o
       work += initial_region(node, a - node.alloc(), m, out);
     } else {
       const Bundle::Child* c = &child_at(node, a);
-      m = std::min(n, c->recv_offset + c->node->send().size() - a);
+      m = std::min(n, c->end - a);
       c->node->send().for_runs(a - c->recv_offset, m, [&](std::int64_t off, std::int64_t len) {
         work += 1 + resolve(*c->node, off, len, out);
       });
@@ -327,12 +327,12 @@ std::int64_t resolve_progression(const Bundle& node, std::int64_t a, std::int64_
     }
     const bool initial = a >= node.alloc() && a < node.alloc() + node.region();
     const Bundle::Child* c = initial ? nullptr : &child_at(node, a);
-    std::int64_t hi = initial ? node.alloc() + node.region() : c->recv_offset + c->node->send().size();
+    std::int64_t hi = initial ? node.alloc() + node.region() : c->end;
     if (!initial) {  // where resolve() would take another region first (only in a malformed bundle)
       if (node.region() > 0 && node.alloc() > a) hi = std::min(hi, node.alloc());
       for (const Bundle::Child& ch : node.children()) {
         if (&ch == c) break;
-        if (ch.recv_offset > a && ch.node->send().size() > 0) hi = std::min(hi, ch.recv_offset);
+        if (ch.recv_offset > a && ch.end > ch.recv_offset) hi = std::min(hi, ch.recv_offset);
       }
     }
     std::int64_t m = 1;
@@ -456,7 +456,12 @@ Bundle::Bundle(std::int64_t rank, std::int64_t alloc, std::int64_t region, Strid
       distr_(std::move(distr)),
       children_(std::move(children)) {
   words_ = 3 + datatype_words(send_) + 1 + (distr_ ? datatype_words(distr_->datatype()) : 0) + 1;
-  for (const Child& c : children_) words_ += 2 + c.node->words();
+  for (Child& c : children_) {
+    words_ += 2 + c.node->words();
+    // (saturated: a parsed bundle can carry any offset; no position lies beyond the largest int64)
+    if (__builtin_add_overflow(c.recv_offset, c.node->send().size(), &c.end))
+      c.end = std::numeric_limits<std::int64_t>::max();
+  }
 }
 
 void Bundle::put(std::int64_t*& out) const {
