@@ -170,6 +170,7 @@ std::vector<TechniqueInfo> make_registry() {
       multiple_phase::check_phases,
       {},
       true,  // runs elided (run.payload)
+      true,  // keeps the whole array on every rank
   });
   list.push_back(TechniqueInfo{
       "sequential",

@@ -92,6 +92,9 @@ struct TechniqueInfo {
   /// The technique moves its payload only through payload::copy, pack/unpack and the seam's point-to-point
   /// and file calls, so it runs on elided buffers (run.payload = elided; algorithms/common/payload.hpp).
   bool elided = false;
+  /// Every rank keeps the whole array (multiple-phase): with bytes a point holds Np copies of the file,
+  /// elided about a piece per entry (run.payload = auto weighs that: auto_elided).
+  bool array_per_rank = false;
 };
 
 /// All registered techniques, in a fixed order.
@@ -120,12 +123,17 @@ std::vector<std::byte> expected_file(const Distribution& d, FileLayout layout, s
 /// (`sequence`), else a one-line reason naming the techniques that can.
 std::string why_not_elided(const TechniqueInfo& t, bool sequence);
 
-/// run.payload = auto's rule for a technique that can run elided: elided from 1 GiB of data, when its
-/// regions (the distribution's tuples, every replica counted) average at least 4 KiB. The techniques' copies
-/// visit every region in either mode, and an elided region is a step in a piece map where bytes make a
-/// short memmove: two-phase at Bx = 1 runs 1.5x slower elided (docs/benchmarks.md, 2026-11-26 fourth
-/// session).
-bool auto_elided(double data_bytes, double regions);
+/// run.payload = auto's rule for a technique that can run elided, given the point's data, its regions (the
+/// distribution's tuples, every replica counted) and the copies of the whole array its ranks keep with
+/// bytes (1, or Np for a technique with array_per_rank). Elided:
+///  - from 1 GiB of data when the regions average at least 4 KiB. The techniques' copies visit every region
+///    in either mode, and an elided region is a step in a piece map where bytes make a short memmove: at
+///    Bx = 1 two-phase runs 1.3x slower elided on 500 MiB (docs/benchmarks.md, 2026-11-27);
+///  - when at least 128 ranks keep a copy of the array and those copies come to 1 GiB. Multiple-phase at
+///    Bx = 1, elided against bytes (2026-11-27, second session): 1.9x slower on 64 ranks (16 MiB), even on
+///    128, 1.6x and 3.5x faster on 256 and 1024 (4 MiB), with 3x to 23x less memory; on 16 ranks 3.8x slower
+///    (64 MiB).
+bool auto_elided(double data_bytes, double regions, double array_copies = 1);
 /// Resident bytes per piece of an elided buffer, for memory estimates: a node of payload::PieceMap's
 /// std::map is 32 B of tree links and colour plus 8 B of key and 32 B of piece, 72 B, which glibc's malloc
 /// hands out as an 80 B chunk (derived from the structure, not measured alone).

@@ -37,10 +37,12 @@ std::string why_not_elided(const TechniqueInfo& t, bool sequence) {
   return "";
 }
 
-bool auto_elided(double data_bytes, double regions) {
+bool auto_elided(double data_bytes, double regions, double array_copies) {
   constexpr double kAutoBytes = 1024.0 * 1024 * 1024;
   constexpr double kAutoRegionBytes = 4096;
-  return data_bytes >= kAutoBytes && data_bytes >= regions * kAutoRegionBytes;
+  constexpr double kAutoArrayCopies = 128;  // where multiple-phase elided is as fast as with bytes (above)
+  if (data_bytes >= kAutoBytes && data_bytes >= regions * kAutoRegionBytes) return true;
+  return array_copies >= kAutoArrayCopies && array_copies * data_bytes >= kAutoBytes;
 }
 
 payload::Buffer make_local_payload(const Distribution& d, int rank, std::int64_t element_size,

@@ -130,8 +130,10 @@ WorkloadSize distribution_size(const Distribution& d) {
 bool auto_chooses_elided(const RunSpec& spec, const WorkloadSize& size) {
   if (spec.payload != PayloadChoice::Auto || !spec.export_file.empty() || !size.exact) return false;
   try {
-    return why_not_elided(technique(spec.algorithm), !spec.sequence.empty()).empty() &&
-           auto_elided(size.entries * static_cast<double>(spec.workload.element_size), size.tuples);
+    const TechniqueInfo& t = technique(spec.algorithm);
+    return why_not_elided(t, !spec.sequence.empty()).empty() &&
+           auto_elided(size.entries * static_cast<double>(spec.workload.element_size), size.tuples,
+                       t.array_per_rank ? spec.ranks : 1);
   } catch (const std::invalid_argument&) {  // an unknown technique: refused with its own message
     return false;
   }

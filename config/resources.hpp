@@ -44,7 +44,8 @@ WorkloadSize distribution_size(const Distribution& d);
 
 /// Whether run.payload = auto makes a point of this size elided (docs/results.md, "Elided payloads"): its
 /// technique runs elided, it has no run.sequence and exports no file, its tuples are known (size.exact),
-/// and its data and pieces pass auto_elided (algorithms/technique.hpp). False for bytes and elided.
+/// and its data, pieces and copies of the array pass auto_elided (algorithms/technique.hpp). False for bytes
+/// and elided.
 bool auto_chooses_elided(const RunSpec& spec, const WorkloadSize& size);
 
 /// The memory a point may use (--max-memory or the machine's memory, shared by the -j points at once).
