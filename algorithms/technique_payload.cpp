@@ -13,9 +13,25 @@ namespace {
 /// [(base + i) * es, (base + i + 1) * es).
 void append_entries(std::vector<payload::Piece>& out, const Datatype& dt, std::int64_t es,
                     std::int64_t base) {
-  for (std::int64_t j = 0; j < dt.count; ++j)
+  for (std::int64_t j = 0; j < dt.count; ++j) {
     for (const Tuple& t : dt.tuples)
       payload::append(out, payload::Piece{t.length * es, (base + t.offset + j * dt.stride) * es});
+    if (j == 1 && dt.tuples.size() == 1 && dt.count > 2) {
+      // A replica of one run (block-cyclic: Bx = 1 is a replica per entry). If replica 2 would extend the
+      // last piece (continue it, or be its next run at its stride), then replica 1 was that piece's last
+      // run, so every later replica extends it the same way (payload::join): all of them at once.
+      const std::int64_t len = dt.tuples.front().length * es;
+      const std::int64_t next = (base + dt.tuples.front().offset + 2 * dt.stride) * es;
+      const payload::Piece& b = out.back();
+      const bool extends = len > 0 && next >= 0 && b.source >= 0 &&
+                           (b.strided() ? b.block == len && next == b.source + b.runs() * b.stride
+                                        : next == b.source + b.length);
+      if (extends) {
+        out.back().length += (dt.count - 2) * len;
+        return;
+      }
+    }
+  }
 }
 
 void check_element_size(std::int64_t element_size, const char* who) {

@@ -351,3 +351,41 @@ TEST_CASE("payload::append of ranges joins one that continues the last, keeps ga
   CHECK(r[2].pos == 8);
   CHECK(r[2].length == 4);
 }
+
+TEST_CASE("strided pieces: a distribution's entries as pieces equal appending them replica by replica",
+          "[payload]") {
+  // make_local_payload and expected_pieces (rank-major) add the replicas of a one-tuple datatype after
+  // the second at once; the pieces must be exactly those of appending every replica in turn, whatever the
+  // stride (contiguous, strided, overlapping), the replica count and the pieces already there.
+  std::mt19937_64 rng(7);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  int at_once = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    Distribution d;
+    const int ranks = static_cast<int>(pick(1, 3));
+    for (int r = 0; r < ranks; ++r) {
+      Datatype dt;
+      const std::int64_t ntuples = pick(0, 5) == 0 ? 2 : 1;
+      for (std::int64_t t = 0; t < ntuples; ++t) dt.tuples.push_back(Tuple{pick(0, 40), pick(0, 4)});
+      dt.count = pick(1, 9);
+      const std::int64_t len = dt.tuples.front().length;
+      const std::int64_t choices[] = {len, 2 * len, len + 1, pick(0, 12), 0};
+      dt.stride = choices[pick(0, 4)];
+      d.per_rank.push_back(dt);
+    }
+    const std::int64_t es = pick(1, 4);
+    const std::int64_t base = pick(0, 3);
+    std::vector<Piece> want;
+    for (const Datatype& dt : d.per_rank)
+      for (std::int64_t j = 0; j < dt.count; ++j)
+        for (const Tuple& t : dt.tuples)
+          payload::append(want, Piece{t.length * es, (base + t.offset + j * dt.stride) * es});
+    const std::vector<Piece> got = expected_pieces(d, FileLayout::RankMajor, es, base);
+    INFO("trial " << trial);
+    REQUIRE(got == want);
+    if (d.per_rank.front().count > 2 && d.per_rank.front().tuples.size() == 1) ++at_once;
+  }
+  CHECK(at_once > 1000);
+}
