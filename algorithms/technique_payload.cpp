@@ -16,7 +16,7 @@ void append_entries(std::vector<payload::Piece>& out, const Datatype& dt, std::i
   for (std::int64_t j = 0; j < dt.count; ++j) {
     for (const Tuple& t : dt.tuples)
       payload::append(out, payload::Piece{t.length * es, (base + t.offset + j * dt.stride) * es});
-    if (j == 1 && dt.tuples.size() == 1 && dt.count > 2) {
+    if (j == 1 && dt.tuples.size() == 1 && dt.count > 2 && !out.empty()) {
       // A replica of one run (block-cyclic: Bx = 1 is a replica per entry). If replica 2 would extend the
       // last piece (continue it, or be its next run at its stride), then replica 1 was that piece's last
       // run, so every later replica extends it the same way (payload::join): all of them at once.
