@@ -70,9 +70,35 @@ Datatype compute_datatype_intervaled(const std::vector<std::int64_t>& addresses)
   return Datatype{compute_datatype(first), static_cast<std::int64_t>(n / len), stride};
 }
 
+void check_datatype_range(const Datatype& dt) {
+  if (dt.count < 0)
+    throw std::invalid_argument("datatype: negative replica count " + std::to_string(dt.count));
+  auto overflow = [&](const char* what) {
+    throw std::invalid_argument(std::string("datatype: ") + what + " overflows int64 (count " +
+                                std::to_string(dt.count) + ", stride " + std::to_string(dt.stride) + ", " +
+                                std::to_string(dt.tuples.size()) + " tuples)");
+  };
+  std::int64_t entries = 0;
+  std::int64_t shift = 0;  // the last replica's displacement
+  if (dt.count > 1 && __builtin_mul_overflow(dt.count - 1, dt.stride, &shift))
+    overflow("the last replica's displacement");
+  for (const Tuple& t : dt.tuples) {
+    if (t.length < 0)
+      throw std::invalid_argument("datatype: negative tuple length " + std::to_string(t.length));
+    std::int64_t a = 0;
+    if (__builtin_add_overflow(entries, t.length, &entries)) overflow("the entry count");
+    if (__builtin_add_overflow(t.offset, t.length, &a)) overflow("a tuple's end");
+    if (dt.count > 1 &&
+        (__builtin_add_overflow(t.offset, shift, &a) || __builtin_add_overflow(a, t.length, &a)))
+      overflow("a tuple's end in the last replica");
+  }
+  if (__builtin_mul_overflow(entries, dt.count, &entries)) overflow("the entry count");
+}
+
 // ---- IndexedDatatype
 
 IndexedDatatype::IndexedDatatype(Datatype dt) : dt_(std::move(dt)) {
+  check_datatype_range(dt_);
   prefix_.reserve(dt_.tuples.size() + 1);
   std::int64_t n = 0;
   for (const Tuple& t : dt_.tuples) {

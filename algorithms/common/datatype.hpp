@@ -50,6 +50,12 @@ Datatype compute_datatype_intervaled(const std::vector<std::int64_t>& addresses)
 
 // ---- helpers (additions: O(log) Phy2Log, run iteration, MPI_Pack/MPI_Unpack equivalents)
 
+/// Throws std::invalid_argument (one line) unless `dt` can be walked in int64 arithmetic: no negative
+/// length or count, and its entry count and every address it selects (each tuple's end in every replica)
+/// fit in int64. IndexedDatatype and StridedDatatype check it, so that a datatype parsed from a peer's
+/// message cannot make a walk overflow.
+void check_datatype_range(const Datatype& dt);
+
 /// A datatype with the prefix sums of its tuple lengths, so that Phy2Log costs O(log tuples) (binary search
 /// within one replica) instead of the O(tuples) scan of Fig. 9.
 class IndexedDatatype {

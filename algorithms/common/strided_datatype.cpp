@@ -10,8 +10,7 @@ namespace ciosim {
 StridedDatatype::StridedDatatype() : d_(std::make_shared<const Data>()) {}
 
 StridedDatatype::StridedDatatype(const Datatype& dt) {
-  if (dt.count < 0)
-    throw std::invalid_argument("datatype: negative replica count " + std::to_string(dt.count));
+  check_datatype_range(dt);
   auto d = std::make_shared<Data>();
   d->count = dt.count;
   d->stride = dt.stride;

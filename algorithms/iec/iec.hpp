@@ -88,6 +88,8 @@ class Bundle final : public SharedMessage {
   std::int64_t rank() const { return rank_; }
   std::int64_t alloc() const { return alloc_; }
   std::int64_t region() const { return region_; }
+  /// alloc() + region(), saturated at the int64 limits (a parsed bundle can carry any values).
+  std::int64_t initial_end() const { return initial_end_; }
   const StridedDatatype& send() const { return send_; }
   const IndexedDatatype* distr() const { return distr_.get(); }  ///< null when not carried
   const std::vector<Child>& children() const { return children_; }
@@ -106,6 +108,7 @@ class Bundle final : public SharedMessage {
   std::int64_t rank_;
   std::int64_t alloc_;
   std::int64_t region_;
+  std::int64_t initial_end_ = 0;
   StridedDatatype send_;
   std::shared_ptr<const IndexedDatatype> distr_;
   std::vector<Child> children_;

@@ -176,11 +176,22 @@ const Bundle::Child& child_at(const Bundle& node, std::int64_t a) {
                          std::to_string(a) + " is described by no datatype of its bundle");
 }
 
+/// end - a for a position a below end, saturated: a parsed bundle can carry any offsets.
+std::int64_t room(std::int64_t end, std::int64_t a) {
+  std::int64_t r = 0;
+  return __builtin_sub_overflow(end, a, &r) ? std::numeric_limits<std::int64_t>::max() : r;
+}
+
+/// Whether memory position a of `node` lies in its initial region.
+bool in_initial(const Bundle& node, std::int64_t a) {
+  return a >= node.alloc() && a < node.initial_end();
+}
+
 /// resolve() of a single entry: one piece per level, walked down without recursion (small block sizes
 /// resolve mostly single entries). Returns the same count of tuples visited as resolve().
 std::int64_t resolve_one(const Bundle* node, std::int64_t a, RunSink& out) {
   for (std::int64_t work = 1;; ++work) {
-    if (a >= node->alloc() && a < node->alloc() + node->region()) {
+    if (in_initial(*node, a)) {
       if (node->distr() == nullptr) malformed("initial region referenced but not described");
       out.add(node->distr()->map(a - node->alloc()), 1);
       return work;
@@ -246,12 +257,12 @@ std::int64_t resolve(const Bundle& node, std::int64_t a, std::int64_t n, Sink& o
   std::int64_t work = 0;
   while (n > 0) {
     std::int64_t m = 0;
-    if (a >= node.alloc() && a < node.alloc() + node.region()) {
-      m = std::min(n, node.alloc() + node.region() - a);
+    if (in_initial(node, a)) {
+      m = std::min(n, room(node.initial_end(), a));
       work += initial_region(node, a - node.alloc(), m, out);
     } else {
       const Bundle::Child* c = &child_at(node, a);
-      m = std::min(n, c->end - a);
+      m = std::min(n, room(c->end, a));
       c->node->send().for_runs(a - c->recv_offset, m, [&](std::int64_t off, std::int64_t len) {
         work += 1 + resolve(*c->node, off, len, out);
       });
@@ -325,9 +336,9 @@ std::int64_t resolve_progression(const Bundle& node, std::int64_t a, std::int64_
       for (std::int64_t i = 0; i < n; ++i) work += resolve(node, a + i * step, len, out);
       return work;
     }
-    const bool initial = a >= node.alloc() && a < node.alloc() + node.region();
+    const bool initial = in_initial(node, a);
     const Bundle::Child* c = initial ? nullptr : &child_at(node, a);
-    std::int64_t hi = initial ? node.alloc() + node.region() : c->end;
+    std::int64_t hi = initial ? node.initial_end() : c->end;
     if (!initial) {  // where resolve() would take another region first (only in a malformed bundle)
       if (node.region() > 0 && node.alloc() > a) hi = std::min(hi, node.alloc());
       for (const Bundle::Child& ch : node.children()) {
@@ -336,10 +347,10 @@ std::int64_t resolve_progression(const Bundle& node, std::int64_t a, std::int64_
       }
     }
     std::int64_t m = 1;
-    if (a + len > hi) {  // the first range leaves its region
+    if (len > room(hi, a)) {  // the first range leaves its region
       work += resolve(node, a, len, out);
     } else {
-      m = std::min(n, (hi - len - a) / step + 1);  // the ranges inside the region
+      m = std::min(n, (room(hi, a) - len) / step + 1);  // the ranges inside the region
       if (initial)
         for (std::int64_t i = 0; i < m; ++i)
           work += initial_region(node, a + i * step - node.alloc(), len, out);
@@ -455,10 +466,13 @@ Bundle::Bundle(std::int64_t rank, std::int64_t alloc, std::int64_t region, Strid
       send_(std::move(send)),
       distr_(std::move(distr)),
       children_(std::move(children)) {
+  // Saturated sums: a parsed bundle can carry any values, and no position lies beyond the int64 limits.
+  if (__builtin_add_overflow(alloc_, region_, &initial_end_))
+    initial_end_ =
+        region_ > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
   words_ = 3 + datatype_words(send_) + 1 + (distr_ ? datatype_words(distr_->datatype()) : 0) + 1;
   for (Child& c : children_) {
     words_ += 2 + c.node->words();
-    // (saturated: a parsed bundle can carry any offset; no position lies beyond the largest int64)
     if (__builtin_add_overflow(c.recv_offset, c.node->send().size(), &c.end))
       c.end = std::numeric_limits<std::int64_t>::max();
   }
@@ -715,8 +729,62 @@ BundlePtr Inspector::outgoing(int ph) {
   return out;
 }
 
+namespace {
+
+/// The lowest address a datatype selects and one past its highest (non-empty tuples, every replica), its
+/// tuples enumerated by each_tuple(fn); false when it selects nothing. check_datatype_range (datatype.hpp)
+/// has made these sums safe.
+template <class EachTuple>
+bool address_span(std::int64_t count, std::int64_t stride, EachTuple&& each_tuple, std::int64_t& lo,
+                  std::int64_t& hi) {
+  bool any = false;
+  const std::int64_t shift = count > 1 ? (count - 1) * stride : 0;
+  each_tuple([&](std::int64_t off, std::int64_t len) {
+    if (len <= 0) return;
+    const std::int64_t a = std::min(off, off + shift);
+    const std::int64_t b = std::max(off, off + shift) + len;
+    lo = any ? std::min(lo, a) : a;
+    hi = any ? std::max(hi, b) : b;
+    any = true;
+  });
+  return any && count > 0;
+}
+
+/// A parsed bundle stays within what its ranks can hold: every region and every position a send datatype
+/// selects inside a buffer of `buffer` entries, every address a distribution datatype selects in [0, nx).
+/// (Bundles built in memory are so by construction; one from a peer's words can carry anything.)
+void check_parsed(const Bundle& b, std::int64_t buffer, std::int64_t nx) {
+  auto inside = [](std::int64_t lo, std::int64_t n, std::int64_t size) {
+    return lo >= 0 && n >= 0 && lo <= size && n <= size - lo;
+  };
+  if (!inside(b.alloc(), b.region(), buffer)) malformed("an initial region outside the buffer");
+  std::int64_t lo = 0, hi = 0;
+  const StridedDatatype& send = b.send();
+  if (address_span(
+          send.count(), send.stride(), [&](auto fn) { send.for_tuples(fn); }, lo, hi) &&
+      (lo < 0 || hi > buffer))
+    malformed("a send datatype selects positions outside the buffer");
+  if (b.distr() != nullptr) {
+    const Datatype& d = b.distr()->datatype();
+    auto each = [&](auto fn) {
+      for (const Tuple& t : d.tuples) fn(t.offset, t.length);
+    };
+    if (address_span(d.count, d.stride, each, lo, hi) && (lo < 0 || hi > nx))
+      malformed("a distribution datatype selects entries outside x");
+  }
+  for (const Bundle::Child& c : b.children()) {
+    if (!inside(c.recv_offset, c.node->send().size(), buffer))
+      malformed("a receive region outside the buffer");
+    check_parsed(*c.node, buffer, nx);
+  }
+}
+
+}  // namespace
+
 void Inspector::incoming(int ph, const std::vector<std::int64_t>& words) {
-  incoming(ph, Bundle::parse(words));
+  const BundlePtr b = Bundle::parse(words);
+  check_parsed(*b, buffer_entries_, nx_);
+  incoming(ph, b);
 }
 
 void Inspector::incoming(int ph, const BundlePtr& bundle) {
