@@ -102,14 +102,10 @@ IndexedDatatype::IndexedDatatype(Datatype dt) : dt_(std::move(dt)) {
   prefix_.reserve(dt_.tuples.size() + 1);
   std::int64_t n = 0;
   for (const Tuple& t : dt_.tuples) {
-    if (t.length < 0)
-      throw std::invalid_argument("datatype: negative tuple length " + std::to_string(t.length));
     prefix_.push_back(n);
     n += t.length;
   }
   prefix_.push_back(n);
-  if (dt_.count < 0)
-    throw std::invalid_argument("datatype: negative replica count " + std::to_string(dt_.count));
   size_ = n * dt_.count;
 }
 

@@ -17,8 +17,6 @@ StridedDatatype::StridedDatatype(const Datatype& dt) {
   d->tuples = static_cast<std::int64_t>(dt.tuples.size());
   std::int64_t entries = 0;
   for (const Tuple& t : dt.tuples) {
-    if (t.length < 0)
-      throw std::invalid_argument("datatype: negative tuple length " + std::to_string(t.length));
     if (!d->segs.empty()) {
       Segment& s = d->segs.back();
       // t continues the progression (offsets far apart enough to overflow never do: a new segment).

@@ -338,14 +338,7 @@ std::int64_t resolve_progression(const Bundle& node, std::int64_t a, std::int64_
     }
     const bool initial = in_initial(node, a);
     const Bundle::Child* c = initial ? nullptr : &child_at(node, a);
-    std::int64_t hi = initial ? node.initial_end() : c->end;
-    if (!initial) {  // where resolve() would take another region first (only in a malformed bundle)
-      if (node.region() > 0 && node.alloc() > a) hi = std::min(hi, node.alloc());
-      for (const Bundle::Child& ch : node.children()) {
-        if (&ch == c) break;
-        if (ch.recv_offset > a && ch.end > ch.recv_offset) hi = std::min(hi, ch.recv_offset);
-      }
-    }
+    const std::int64_t hi = initial ? node.initial_end() : c->end;  // regions do not overlap (check_parsed)
     std::int64_t m = 1;
     if (len > room(hi, a)) {  // the first range leaves its region
       work += resolve(node, a, len, out);
@@ -731,52 +724,43 @@ BundlePtr Inspector::outgoing(int ph) {
 
 namespace {
 
-/// The lowest address a datatype selects and one past its highest (non-empty tuples, every replica), its
-/// tuples enumerated by each_tuple(fn); false when it selects nothing. check_datatype_range (datatype.hpp)
-/// has made these sums safe.
-template <class EachTuple>
-bool address_span(std::int64_t count, std::int64_t stride, EachTuple&& each_tuple, std::int64_t& lo,
-                  std::int64_t& hi) {
-  bool any = false;
-  const std::int64_t shift = count > 1 ? (count - 1) * stride : 0;
-  each_tuple([&](std::int64_t off, std::int64_t len) {
-    if (len <= 0) return;
-    const std::int64_t a = std::min(off, off + shift);
-    const std::int64_t b = std::max(off, off + shift) + len;
-    lo = any ? std::min(lo, a) : a;
-    hi = any ? std::max(hi, b) : b;
-    any = true;
-  });
-  return any && count > 0;
+/// Whether every address `dt` selects (non-empty tuples, every replica) lies in [0, size).
+/// check_datatype_range (datatype.hpp) has made these sums safe.
+bool selects_within(const Datatype& dt, std::int64_t size) {
+  const std::int64_t shift = dt.count > 1 ? (dt.count - 1) * dt.stride : 0;
+  for (const Tuple& t : dt.tuples)
+    if (t.length > 0 && dt.count > 0 &&
+        (std::min(t.offset, t.offset + shift) < 0 || std::max(t.offset, t.offset + shift) + t.length > size))
+      return false;
+  return true;
 }
 
-/// A parsed bundle stays within what its ranks can hold: every region and every position a send datatype
-/// selects inside a buffer of `buffer` entries, every address a distribution datatype selects in [0, nx).
-/// (Bundles built in memory are so by construction; one from a peer's words can carry anything.)
+/// A parsed bundle stays within what its ranks can hold, as one built in memory does: its regions (the
+/// initial one and each child's receive region) inside a buffer of `buffer` entries and apart from each
+/// other, every position a send datatype selects inside the buffer, every address a distribution datatype
+/// selects in [0, nx). (One from a peer's words can carry anything.)
 void check_parsed(const Bundle& b, std::int64_t buffer, std::int64_t nx) {
   auto inside = [](std::int64_t lo, std::int64_t n, std::int64_t size) {
     return lo >= 0 && n >= 0 && lo <= size && n <= size - lo;
   };
   if (!inside(b.alloc(), b.region(), buffer)) malformed("an initial region outside the buffer");
-  std::int64_t lo = 0, hi = 0;
-  const StridedDatatype& send = b.send();
-  if (address_span(
-          send.count(), send.stride(), [&](auto fn) { send.for_tuples(fn); }, lo, hi) &&
-      (lo < 0 || hi > buffer))
+  if (!selects_within(b.send().datatype(), buffer))
     malformed("a send datatype selects positions outside the buffer");
-  if (b.distr() != nullptr) {
-    const Datatype& d = b.distr()->datatype();
-    auto each = [&](auto fn) {
-      for (const Tuple& t : d.tuples) fn(t.offset, t.length);
-    };
-    if (address_span(d.count, d.stride, each, lo, hi) && (lo < 0 || hi > nx))
-      malformed("a distribution datatype selects entries outside x");
-  }
+  if (b.distr() != nullptr && !selects_within(b.distr()->datatype(), nx))
+    malformed("a distribution datatype selects entries outside x");
+  std::vector<Tuple> regions{{b.alloc(), b.region()}};
   for (const Bundle::Child& c : b.children()) {
     if (!inside(c.recv_offset, c.node->send().size(), buffer))
       malformed("a receive region outside the buffer");
+    regions.push_back(Tuple{c.recv_offset, c.node->send().size()});
     check_parsed(*c.node, buffer, nx);
   }
+  std::sort(regions.begin(), regions.end(),
+            [](const Tuple& x, const Tuple& y) { return x.offset < y.offset; });
+  for (std::size_t i = 1; i < regions.size(); ++i)
+    if (regions[i - 1].length > 0 && regions[i].length > 0 &&
+        regions[i - 1].offset + regions[i - 1].length > regions[i].offset)
+      malformed("overlapping regions");
 }
 
 }  // namespace
