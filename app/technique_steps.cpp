@@ -21,6 +21,16 @@ const std::vector<std::string>& technique_steps(const std::string& name) {
         "Pack: each rank now holds the contiguous chunk bitreverse(r) of x; it packs it in logical order and "
         "writes it with one contiguous request at file_offset = bitreverse(r) * Nx/Np.",
         "See it: ciosim plan --nx 16 --np 4 (the paper's worked example)."}},
+      {"iec-parametric",
+       {"Plan (once, no messages): every rank derives IEC's plan from Nx, Np and Bx alone. What it holds of "
+        "each origin rank is one block of that rank's entries; the receive region of phase k holds the "
+        "partner's blocks of the rank's new half, in the order they lie in the partner's memory (its regions "
+        "by position, recursively).",
+        "The send datatype of phase k: the blocks' entries in the partner's half, in ascending memory order; "
+        "the packing datatype: the chunk's entries in logical order. Both equal the inspector's; the rank is "
+        "charged only for the tuples they have.",
+        "Executor (every write): IEC's exchanges, pack and contiguous write.",
+        "Compare: ciosim run scenarios/quickstart.toml --set run.algorithm=[iec,iec-parametric]."}},
       {"block",
        {"No communication: every rank writes its own entries, in the order it stores them, as one contiguous "
         "request.",

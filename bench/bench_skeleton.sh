@@ -16,7 +16,9 @@
 #
 # Usage: bench/bench_skeleton.sh [BUILD_DIR] [NP ...]   (default: build, 256 1024 4096 16384 65536)
 # Environment: TIME_LIMIT (seconds per run, default 600), MEM_LIMIT_GIB (default 10), STACK_KIB (64),
-# KEEP=DIR (keep each run's results.json, skeleton JSON and /usr/bin/time output there).
+# KEEP=DIR (keep each run's results.json, skeleton JSON and /usr/bin/time output there), ALGORITHM (what
+# ciosim runs: iec, the default, with the inspector's datatype exchange, or iec-parametric, whose plans
+# need no messages, like the skeleton, which has no inspector at all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build}"
@@ -27,6 +29,11 @@ time_limit="${TIME_LIMIT:-600}"
 mem_gib="${MEM_LIMIT_GIB:-10}"
 mem_kib=$((mem_gib * 1024 * 1024))
 es=4
+algorithm="${ALGORITHM:-iec}"
+case "$algorithm" in
+  iec | iec-parametric) ;;
+  *) echo "bench_skeleton: ALGORITHM must be iec or iec-parametric (got '$algorithm')" >&2; exit 2 ;;
+esac
 platform=platforms/uc3m-2007.toml
 out="${KEEP:-$(mktemp -d)}"
 mkdir -p "$out"
@@ -64,6 +71,7 @@ why() {
   esac
 }
 
+printf "ciosim runs run.algorithm=%s\n\n" "$algorithm"
 printf "| Np | Nx | message | ciosim wall (s) | ciosim peak (MiB) | skeleton wall (s) | skeleton peak (MiB) | wall ratio | memory ratio | executor sim. time ciosim / skeleton (s) |\n"
 printf "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
 for np in "${nps[@]}"; do
@@ -76,7 +84,7 @@ for np in "${nps[@]}"; do
     cfg=(--cfg=contexts/guard-size:0 --cfg=contexts/stack-size:"${STACK_KIB:-64}")
     sgcfg="contexts/guard-size:0;contexts/stack-size:${STACK_KIB:-64}"
   fi
-  sets=(--set run.platform=uc3m-2007 --set run.algorithm=iec --set run.ranks="$np" --set platform.nodes="$np"
+  sets=(--set run.platform=uc3m-2007 --set run.algorithm="$algorithm" --set run.ranks="$np" --set platform.nodes="$np"
         --set workload.kind=block-cyclic --set workload.nx="$nx" --set workload.bx=1
         --set workload.element_size="$es" --set network.mpi=myrinet --set network.io=myrinet)
   # ciosim: refused up front when its estimate exceeds the limit, else run bounded.

@@ -42,7 +42,8 @@ constexpr double kTwoPhasePerPiece = 23;
 /// file on 4 ranks, 19.6 x on 16, and 61.7, 256 and 1041 x a 4 MiB file on 64, 256 and 1024 ranks, over the
 /// base.
 double payload_factor(const std::string& technique, int ranks) {
-  if (technique == "iec") return std::max(7.0, 5.5 + 0.5 * std::ceil(std::log2(std::max(ranks, 1))));
+  if (technique == "iec" || technique == "iec-parametric")
+    return std::max(7.0, 5.5 + 0.5 * std::ceil(std::log2(std::max(ranks, 1))));
   if (technique == "multiple-phase") return std::max(ranks, 1) + 4.0;
   return 2.5;
 }
@@ -77,9 +78,13 @@ double sequence_extent(const std::string& sequence, double step) {
 /// rank when Nx = Np^2, freed before the executor's buffers fill): measured (peak - the other terms) / 48 B
 /// = 0.17, 0.07, 0.06 and 0.04 Np^2 tuples at Np = 1024, 4096, 8192 and 16,384 with Nx = Np^2
 /// (docs/benchmarks.md, 2026-11-27), counted as Np/4 per rank. Otherwise the list is unrolled: one per
-/// block again.
+/// block again. iec-parametric keeps no list: its plans are strided segments, and while a rank computes its
+/// packing datatype it holds the chunk's Nx/Np positions (8 B each, one rank at a time), counted here as
+/// tuples of kPerTuple bytes.
 double listed_tuples(const RunSpec& spec, double tuples) {
   const WorkloadSpec& w = spec.workload;
+  if (spec.algorithm == "iec-parametric")
+    return std::min(tuples, static_cast<double>(w.nx) / std::max(spec.ranks, 1) * 8 / kPerTuple);
   if (spec.algorithm != "iec" || w.kind != "block-cyclic" ||
       !iec::block_cyclic_stays_periodic(w.nx, spec.ranks, w.bx))
     return tuples;

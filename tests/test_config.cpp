@@ -335,7 +335,7 @@ TEST_CASE("scenario: every bad input is a one-line error naming the problem and 
   };
   std::string e = err(kScenario, {"run.algorithm=romio"});
   CHECK(contains(e, "romio"));
-  CHECK(contains(e, "iec, block"));
+  CHECK(contains(e, "iec, iec-parametric, block"));
   e = err(kScenario, {"network.mpi=token-ring"});
   CHECK(contains(e, "token-ring"));
   CHECK(contains(e, "infiniband-ddr"));

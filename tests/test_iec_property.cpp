@@ -332,8 +332,9 @@ TEST_CASE("Block I/O writes each rank's entries contiguously in rank order", "[b
 TEST_CASE("technique registry, fill_entry and expected files", "[technique]") {
   std::vector<std::string> names;
   for (const TechniqueInfo& t : techniques()) names.push_back(t.name);
-  REQUIRE(names == std::vector<std::string>{"iec", "block", "two-phase", "list-io", "independent", "gathered",
-                                            "multiple-phase", "sequential", "view-based"});
+  REQUIRE(names == std::vector<std::string>{"iec", "iec-parametric", "block", "two-phase", "list-io",
+                                            "independent", "gathered", "multiple-phase", "sequential",
+                                            "view-based"});
   // Only view-based keeps state while the file is open (a Session); the driver runs the others per call.
   for (const TechniqueInfo& t : techniques()) CHECK(static_cast<bool>(t.session) == (t.name == "view-based"));
   CHECK(technique("iec").layout == FileLayout::Logical);
@@ -353,7 +354,8 @@ TEST_CASE("technique registry, fill_entry and expected files", "[technique]") {
     FAIL("no exception");
   } catch (const std::invalid_argument& e) {
     CHECK(std::string(e.what()) ==
-          "unknown algorithm 'x' (valid: iec, block, two-phase, list-io, independent, gathered, "
+          "unknown algorithm 'x' (valid: iec, iec-parametric, block, two-phase, list-io, independent, "
+          "gathered, "
           "multiple-phase, sequential, view-based)");
   }
 

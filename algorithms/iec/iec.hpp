@@ -206,6 +206,26 @@ std::vector<RankPlan> inspect_all(const Distribution& d, Inspector::Lists lists 
 /// size, then of the bundle), CPU work charged per tuple processed. Marks phase "inspector".
 RankPlan inspect(Process& p, const Distribution& d);
 
+// ---- parametrised datatypes (§3.3.2, "Datatype parametrization"; iec_parametric.cpp, docs/iec.md)
+
+/// Bx when `d` is block_cyclic(d.nx, Np, Bx): rank r holds the tuple {r*Bx, Bx} replicated Nx/(Np*Bx) times
+/// with stride Np*Bx. Else 0.
+std::int64_t block_cyclic_bx(const Distribution& d);
+/// "" when iec-parametric can run `d` (a block-cyclic distribution that check() accepts), else a one-line
+/// reason.
+std::string check_parametric(const Distribution& d);
+/// The plan of rank `rank` for block_cyclic(nx, np, bx), computed by the rank alone from Nx, Np and Bx in
+/// O(Np + Nx/Np) steps, without the inspector's datatype exchange: equal in every field to inspect_all's
+/// (tests/test_iec_parametric.cpp). Throws std::invalid_argument when the shape has no plan (check first).
+RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank);
+/// The tuples the parametrised equations produce for `plan`: those of its send datatypes and of one
+/// replica of its packing datatype (Property 1: 2^ph send tuples in phase ph).
+std::int64_t parametric_tuples(const RankPlan& plan);
+/// The parametrised inspector on a Process: the rank's plan (parametric_plan), charged as parametric_tuples
+/// tuples of CPU work; no messages. Marks phase "inspector". Throws std::invalid_argument unless `d` is
+/// block-cyclic with p.size() ranks.
+RankPlan inspect_parametric(Process& p, const Distribution& d);
+
 /// The executor (Fig. 2, L5-L9): places `local` at alloc_offset in a buffer of buffer_entries, runs the
 /// exchange phases (phase marks "exchange0", "exchange1", ...), packs ("pack") and writes the packed
 /// chunk at file_offset ("write"). The file must be open.
@@ -213,6 +233,9 @@ void execute(Process& p, const RankPlan& plan, std::int64_t element_size, LocalD
 
 /// The technique entry point registered as "iec": inspector once, then `iterations` executions.
 void run(Process& p, const TechniqueInput& in, LocalData local);
+
+/// The technique registered as "iec-parametric": inspect_parametric once, then `iterations` executions.
+void run_parametric(Process& p, const TechniqueInput& in, LocalData local);
 
 // ---- the executor's data movement without a Process (tests, `ciosim plan`)
 

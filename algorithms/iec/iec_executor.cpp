@@ -90,13 +90,28 @@ void execute(Process& p, const RankPlan& plan, std::int64_t element_size, LocalD
   p.write_at(plan.file_offset * es, output);  // L8-L9
 }
 
-void run(Process& p, const TechniqueInput& in, LocalData local) {
+namespace {
+
+/// A plan from `inspector` once, then `iterations` executions (the paper's amortisation).
+void run_plans(Process& p, const TechniqueInput& in, LocalData local, const std::string& name,
+               RankPlan (*inspector)(Process&, const Distribution&)) {
   if (in.dist == nullptr)
-    throw std::invalid_argument("iec: TechniqueInput.dist is null (a distribution is required)");
+    throw std::invalid_argument(name + ": TechniqueInput.dist is null (a distribution is required)");
   if (in.iterations < 1)
-    throw std::invalid_argument("iec: iterations must be >= 1 (got " + std::to_string(in.iterations) + ")");
-  const RankPlan plan = inspect(p, *in.dist);
+    throw std::invalid_argument(name + ": iterations must be >= 1 (got " + std::to_string(in.iterations) +
+                                ")");
+  const RankPlan plan = inspector(p, *in.dist);
   for (int it = 0; it < in.iterations; ++it) execute(p, plan, in.element_size, local);
+}
+
+}  // namespace
+
+void run(Process& p, const TechniqueInput& in, LocalData local) {
+  run_plans(p, in, local, "iec", &inspect);
+}
+
+void run_parametric(Process& p, const TechniqueInput& in, LocalData local) {
+  run_plans(p, in, local, "iec-parametric", &inspect_parametric);
 }
 
 std::vector<std::vector<std::byte>> exchange_all(const std::vector<RankPlan>& plans,

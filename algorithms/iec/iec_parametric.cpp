@@ -1,0 +1,249 @@
+// IEC I/O with parametrised datatypes: the plans of a block-cyclic distribution computed from Nx, Np and Bx
+// by each rank alone, without the inspector's datatype exchange.
+// Singh, Isaila, Pichel, Carretero, "A collective I/O implementation based on inspector-executor paradigm",
+// The Journal of Supercomputing 47(1):53-75, 2009, §3.3.2 ("Datatype parametrization": for regular
+// distributions the datatypes "can be automatically computed by means of a set of linear equations with
+// parameters Np, Nx and Bx"; Properties 1-3 give rank 0's send datatypes, with constants the paper
+// determines empirically). Here the whole plan of every rank is derived exactly, from the paper's own
+// closed forms (alloc_offset, compute_offset, the butterfly, Property 4's halves) and the block-cyclic
+// layout; docs/iec.md, "Parametrised datatypes", gives the derivation.
+//
+// The model. Origin rank o holds entries j = 0, 1, ... of x at logical j / Bx * Np * Bx + o * Bx + j % Bx,
+// in that order. A rank's memory is its initial region plus one receive region per phase. What a rank holds
+// of origin o is always one *block*: o's entries in one logical range, stored consecutively in j order
+// (initially o's own entries; a sender sends its entries in ascending memory order, block after block, so a
+// block arrives whole and consecutive, and later phases only take entries out of it). The receive region of
+// phase k of rank y therefore holds, for each origin the partner x = y XOR 2^k holds, the entries of that
+// origin in y's new file range (Property 4's half), block after block in the order they lie in x's memory:
+// x's regions by position, and in each the same rule one phase earlier. Every position is a multiple of
+// Nx/(2 Np), so the order of a rank's regions depends on Np only (RegionOrder, computed once per process).
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "algorithms/common/datatype.hpp"
+#include "algorithms/iec/iec.hpp"
+
+namespace ciosim::iec {
+
+namespace {
+
+using i64 = std::int64_t;
+
+/// The order of every rank's memory regions by position: for rank x and phase k, the regions that exist
+/// before phase k (-1 the initial region, m < k the receive region of phase m), lowest position first.
+class RegionOrder {
+ public:
+  explicit RegionOrder(int np) : nph_(num_phases(np)), per_rank_((nph_ + 1) * (nph_ + 2) / 2) {
+    order_.resize(static_cast<std::size_t>(np) * static_cast<std::size_t>(per_rank_));
+    const i64 nx = 2 * static_cast<i64>(np);  // positions in units of Nx/(2 Np)
+    std::vector<std::pair<i64, int>> all;
+    for (int x = 0; x < np; ++x) {
+      all.clear();
+      all.emplace_back(alloc_offset(x, nx, np), -1);
+      for (int m = 0; m < nph_; ++m) all.emplace_back(recv_offset(x, m, nx, np), m);
+      std::sort(all.begin(), all.end());
+      for (int k = 0; k <= nph_; ++k) {
+        std::int8_t* out = &order_[at(x, k)];
+        for (const auto& [pos, m] : all)
+          if (m < k) *out++ = static_cast<std::int8_t>(m);
+      }
+    }
+  }
+  std::span<const std::int8_t> before(int x, int k) const {
+    return {&order_[at(x, k)], static_cast<std::size_t>(k + 1)};
+  }
+
+ private:
+  std::size_t at(int x, int k) const {
+    return static_cast<std::size_t>(x) * static_cast<std::size_t>(per_rank_) +
+           static_cast<std::size_t>(k * (k + 1) / 2);
+  }
+  int nph_;
+  int per_rank_;  ///< sum over k of (k + 1) entries
+  std::vector<std::int8_t> order_;
+};
+
+/// RegionOrder for Np, built once per process and shared by its ranks (a function of Np alone).
+std::shared_ptr<const RegionOrder> region_order(int np) {
+  static std::mutex mu;
+  static std::map<int, std::shared_ptr<const RegionOrder>> cache;
+  const std::lock_guard lock(mu);
+  auto& slot = cache[np];
+  if (!slot) slot = std::make_shared<const RegionOrder>(np);
+  return slot;
+}
+
+struct Shape {
+  i64 nx = 0;
+  int np = 0;
+  i64 bx = 0;
+  i64 period = 0;  ///< Np * Bx
+  int nph = 0;
+  /// Origin o's entries with logical address below L (they are its entries 0 .. result - 1).
+  i64 below(int o, i64 l) const {
+    return l / period * bx + std::clamp<i64>(l % period - static_cast<i64>(o) * bx, 0, bx);
+  }
+  /// The first logical address of rank r's file range after phase k (Property 4: the lower half when bit
+  /// k of r is 0); the range has Nx / 2^(k+1) entries.
+  i64 range_lo(int r, int k) const {
+    i64 lo = 0;
+    for (int i = 0; i <= k; ++i)
+      if ((r >> i) & 1) lo += nx >> (i + 1);
+    return lo;
+  }
+};
+
+/// Appends the origins of the receive region of phase k of rank y, in the order of its blocks.
+void region_origins(const RegionOrder& order, int y, int k, std::vector<int>& out) {
+  const int x = y ^ (1 << k);
+  for (const std::int8_t m : order.before(x, k)) {
+    if (m < 0)
+      out.push_back(x);
+    else
+      region_origins(order, x, m, out);
+  }
+}
+
+/// Offset-length tuples of ascending positions, adjacent ones joined (Compute_Datatype of runs).
+void add_run(std::vector<Tuple>& runs, i64 off, i64 len) {
+  if (len <= 0) return;
+  if (!runs.empty() && runs.back().offset + runs.back().length == off)
+    runs.back().length += len;
+  else
+    runs.push_back(Tuple{off, len});
+}
+
+}  // namespace
+
+std::int64_t block_cyclic_bx(const Distribution& d) {
+  const int np = d.nprocs();
+  if (np < 1 || d.nx <= 0 || d.per_rank.front().tuples.size() != 1) return 0;
+  const i64 bx = d.per_rank.front().tuples.front().length;
+  if (bx <= 0 || bx > d.nx / np || d.nx % (np * bx) != 0) return 0;
+  const i64 count = d.nx / (np * bx);
+  for (int r = 0; r < np; ++r) {
+    const Datatype& dt = d.per_rank[static_cast<std::size_t>(r)];
+    if (dt.tuples.size() != 1 || dt.tuples.front().offset != r * bx || dt.tuples.front().length != bx ||
+        dt.count != count || (count > 1 && dt.stride != np * bx))
+      return 0;
+  }
+  return bx;
+}
+
+std::string check_parametric(const Distribution& d) {
+  if (block_cyclic_bx(d) == 0)
+    return "iec-parametric needs a block-cyclic distribution (workload.kind = block-cyclic): its datatypes "
+           "are equations of Nx, Np and Bx; iec runs any distribution";
+  return check(d);
+}
+
+RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
+  if (np < 1 || (np & (np - 1)) != 0 || bx < 1 || nx < 1 || bx > nx / np || nx % (np * bx) != 0 ||
+      (np > 1 && nx % (2 * static_cast<i64>(np)) != 0) || rank < 0 || rank >= np)
+    throw std::invalid_argument("iec-parametric: no block-cyclic IEC plan for Nx=" + std::to_string(nx) +
+                                ", Np=" + std::to_string(np) + ", Bx=" + std::to_string(bx) +
+                                ", rank=" + std::to_string(rank) + " (run iec::check first)");
+  const Shape s{nx, np, bx, np * bx, num_phases(np)};
+  const std::shared_ptr<const RegionOrder> order = region_order(np);
+  const i64 own = nx / np;
+  const i64 half = own / 2;
+
+  // Where the rank holds each origin's block: its first position and the entry of the origin stored there.
+  struct Block {
+    i64 pos = 0;
+    i64 first = 0;
+  };
+  std::vector<Block> block(static_cast<std::size_t>(np));
+  std::vector<int> origins;  // the receive regions' origins, phase after phase, in block order
+  origins.reserve(static_cast<std::size_t>(np));
+  std::vector<std::size_t> starts(static_cast<std::size_t>(s.nph) + 1,
+                                  0);  // region m: [starts[m], starts[m+1])
+
+  RankPlan plan;
+  plan.rank = rank;
+  plan.alloc_offset = alloc_offset(rank, nx, np);
+  plan.buffer_entries = buffer_entries(nx, np);
+  plan.file_offset = file_offset(rank, nx, np);
+  block[static_cast<std::size_t>(rank)] = Block{plan.alloc_offset, 0};
+  std::vector<Tuple> runs;
+  for (int k = 0; k < s.nph; ++k) {
+    // L3-L4: the entries in the partner's new range, in ascending memory order: region by region, block by
+    // block.
+    const int target = partner(rank, k);
+    const i64 lo = s.range_lo(target, k);
+    const i64 hi = lo + (nx >> (k + 1));
+    runs.clear();
+    auto send_block = [&](int o) {
+      const Block& b = block[static_cast<std::size_t>(o)];
+      const i64 a = s.below(o, lo);
+      add_run(runs, b.pos + a - b.first, s.below(o, hi) - a);
+    };
+    for (const std::int8_t m : order->before(rank, k)) {
+      if (m < 0) {
+        send_block(rank);
+        continue;
+      }
+      for (std::size_t i = starts[static_cast<std::size_t>(m)]; i < starts[static_cast<std::size_t>(m) + 1];
+           ++i)
+        send_block(origins[i]);
+    }
+    const i64 recv = recv_offset(rank, k, nx, np);
+    plan.phases.push_back(Phase{target, recv, StridedDatatype(Datatype{runs, 1, 0})});
+    // L6-L9: the partner's blocks of the rank's own new range, stored consecutively from recv.
+    const std::size_t first = origins.size();
+    region_origins(*order, rank, k, origins);
+    starts[static_cast<std::size_t>(k) + 1] = origins.size();
+    const i64 keep_lo = s.range_lo(rank, k);
+    const i64 keep_hi = keep_lo + (nx >> (k + 1));
+    i64 at = recv;
+    for (std::size_t i = first; i < origins.size(); ++i) {
+      const int o = origins[i];
+      const i64 a = s.below(o, keep_lo);
+      block[static_cast<std::size_t>(o)] = Block{at, a};
+      at += s.below(o, keep_hi) - a;
+    }
+    if (at != recv + half)
+      throw std::logic_error("iec-parametric: rank " + std::to_string(rank) + " receives " +
+                             std::to_string(at - recv) + " entries in phase " + std::to_string(k) +
+                             ", expected Nx/(2Np)=" + std::to_string(half));
+  }
+  // L10: the positions of the chunk's entries in logical order, a run of up to Bx entries at a time.
+  std::vector<i64> physical;
+  physical.reserve(static_cast<std::size_t>(own));
+  for (i64 l = plan.file_offset; l < plan.file_offset + own;) {
+    const int o = static_cast<int>(l % s.period / bx);
+    const i64 j = l / s.period * bx + l % bx;
+    const i64 len = std::min(bx - l % bx, plan.file_offset + own - l);
+    const Block& b = block[static_cast<std::size_t>(o)];
+    for (i64 i = 0; i < len; ++i) physical.push_back(b.pos + j - b.first + i);
+    l += len;
+  }
+  plan.pack = StridedDatatype(compute_datatype_intervaled(physical));
+  return plan;
+}
+
+std::int64_t parametric_tuples(const RankPlan& plan) {
+  std::int64_t tuples = plan.pack.tuples();
+  for (const Phase& ph : plan.phases) tuples += ph.send.tuples();
+  return tuples;
+}
+
+RankPlan inspect_parametric(Process& p, const Distribution& d) {
+  p.phase("inspector");
+  if (d.nprocs() != p.size())
+    throw std::invalid_argument("iec-parametric: the distribution has " + std::to_string(d.nprocs()) +
+                                " ranks, the run has " + std::to_string(p.size()));
+  const std::int64_t bx = block_cyclic_bx(d);
+  if (bx == 0) throw std::invalid_argument(check_parametric(d));
+  RankPlan plan = parametric_plan(d.nx, d.nprocs(), bx, p.rank());
+  p.compute(Work{.tuples = parametric_tuples(plan)});
+  return plan;
+}
+
+}  // namespace ciosim::iec
