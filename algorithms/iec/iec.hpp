@@ -222,8 +222,8 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank);
 /// replica of its packing datatype (Property 1: 2^ph send tuples in phase ph).
 std::int64_t parametric_tuples(const RankPlan& plan);
 /// The parametrised inspector on a Process: the rank's plan (parametric_plan), charged as parametric_tuples
-/// tuples of CPU work; no messages. Marks phase "inspector". Throws std::invalid_argument unless `d` is
-/// block-cyclic with p.size() ranks.
+/// tuples of CPU work; no messages. Marks phase "inspector". Throws std::invalid_argument unless `d` has
+/// p.size() ranks and the rank's datatype is block-cyclic's (check_parametric checks every rank's).
 RankPlan inspect_parametric(Process& p, const Distribution& d);
 
 /// The executor (Fig. 2, L5-L9): places `local` at alloc_offset in a buffer of buffer_entries, runs the

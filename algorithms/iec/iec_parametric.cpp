@@ -121,18 +121,31 @@ void add_run(std::vector<Tuple>& runs, i64 off, i64 len) {
 
 }  // namespace
 
+namespace {
+
+/// Whether `dt` is rank r's datatype in block_cyclic(nx, np, bx).
+bool block_cyclic_rank(const Datatype& dt, i64 nx, int np, int r, i64 bx) {
+  if (bx <= 0 || bx > nx / np || nx % (np * bx) != 0 || dt.tuples.size() != 1) return false;
+  const i64 count = nx / (np * bx);
+  return dt.tuples.front().offset == r * bx && dt.tuples.front().length == bx && dt.count == count &&
+         (count == 1 || dt.stride == np * bx);
+}
+
+/// Bx if rank r's datatype is block-cyclic's (its only tuple's length), else 0.
+i64 rank_bx(const Distribution& d, int r) {
+  const Datatype& dt = d.per_rank[static_cast<std::size_t>(r)];
+  const i64 bx = dt.tuples.size() == 1 ? dt.tuples.front().length : 0;
+  return block_cyclic_rank(dt, d.nx, d.nprocs(), r, bx) ? bx : 0;
+}
+
+}  // namespace
+
 std::int64_t block_cyclic_bx(const Distribution& d) {
   const int np = d.nprocs();
-  if (np < 1 || d.nx <= 0 || d.per_rank.front().tuples.size() != 1) return 0;
-  const i64 bx = d.per_rank.front().tuples.front().length;
-  if (bx <= 0 || bx > d.nx / np || d.nx % (np * bx) != 0) return 0;
-  const i64 count = d.nx / (np * bx);
-  for (int r = 0; r < np; ++r) {
-    const Datatype& dt = d.per_rank[static_cast<std::size_t>(r)];
-    if (dt.tuples.size() != 1 || dt.tuples.front().offset != r * bx || dt.tuples.front().length != bx ||
-        dt.count != count || (count > 1 && dt.stride != np * bx))
-      return 0;
-  }
+  if (np < 1 || d.nx <= 0) return 0;
+  const i64 bx = rank_bx(d, 0);
+  for (int r = 1; r < np && bx > 0; ++r)
+    if (!block_cyclic_rank(d.per_rank[static_cast<std::size_t>(r)], d.nx, np, r, bx)) return 0;
   return bx;
 }
 
@@ -213,16 +226,25 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
                              std::to_string(at - recv) + " entries in phase " + std::to_string(k) +
                              ", expected Nx/(2Np)=" + std::to_string(half));
   }
-  // L10: the positions of the chunk's entries in logical order, a run of up to Bx entries at a time.
+  // L10: the positions of the chunk's entries in logical order, a run of up to Bx entries of one origin at a
+  // time, origin after origin through each period.
   std::vector<i64> physical;
   physical.reserve(static_cast<std::size_t>(own));
-  for (i64 l = plan.file_offset; l < plan.file_offset + own;) {
-    const int o = static_cast<int>(l % s.period / bx);
-    const i64 j = l / s.period * bx + l % bx;
-    const i64 len = std::min(bx - l % bx, plan.file_offset + own - l);
+  const i64 end = plan.file_offset + own;
+  i64 cycle = plan.file_offset / s.period;  // the period (Np Bx entries) l lies in
+  int o = static_cast<int>(plan.file_offset % s.period / bx);
+  i64 in_block = plan.file_offset % bx;
+  for (i64 l = plan.file_offset; l < end;) {
+    const i64 len = std::min(bx - in_block, end - l);
     const Block& b = block[static_cast<std::size_t>(o)];
-    for (i64 i = 0; i < len; ++i) physical.push_back(b.pos + j - b.first + i);
+    const i64 at = b.pos + cycle * bx + in_block - b.first;
+    for (i64 i = 0; i < len; ++i) physical.push_back(at + i);
     l += len;
+    in_block = 0;
+    if (++o == np) {
+      o = 0;
+      ++cycle;
+    }
   }
   plan.pack = StridedDatatype(compute_datatype_intervaled(physical));
   return plan;
@@ -239,7 +261,9 @@ RankPlan inspect_parametric(Process& p, const Distribution& d) {
   if (d.nprocs() != p.size())
     throw std::invalid_argument("iec-parametric: the distribution has " + std::to_string(d.nprocs()) +
                                 " ranks, the run has " + std::to_string(p.size()));
-  const std::int64_t bx = block_cyclic_bx(d);
+  // The rank's own datatype: the technique's check (check_parametric) has checked every rank's before the
+  // run, and a rank reading all of them would cost O(Np^2) in all.
+  const std::int64_t bx = rank_bx(d, p.rank());
   if (bx == 0) throw std::invalid_argument(check_parametric(d));
   RankPlan plan = parametric_plan(d.nx, d.nprocs(), bx, p.rank());
   p.compute(Work{.tuples = parametric_tuples(plan)});
