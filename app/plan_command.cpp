@@ -83,11 +83,19 @@ void write_svg(const std::string& path, const std::string& svg) {
   if (!f) throw std::runtime_error("--svg " + path + ": write failed");
 }
 
-/// The IEC views of distribution d (text on stdout, SVG into opt.svg when given).
-int show_iec(const PlanOptions& opt, const std::string& title, const Distribution& d) {
-  if (const std::string reason = technique("iec").check(d); !reason.empty())
-    throw config::ConfigError("technique iec cannot run this workload: " + reason);
-  const std::vector<iec::RankPlan> plans = iec::inspect_all(d);
+/// The IEC views of distribution d (text on stdout, SVG into opt.svg when given), with the plans of
+/// `algorithm`: iec's inspector, or iec-parametric's equations (the same plans, docs/iec.md).
+int show_iec(const PlanOptions& opt, const std::string& title, const Distribution& d,
+             const std::string& algorithm = "iec") {
+  if (const std::string reason = technique(algorithm).check(d); !reason.empty())
+    throw config::ConfigError("technique " + algorithm + " cannot run this workload: " + reason);
+  std::vector<iec::RankPlan> plans;
+  if (algorithm == "iec") {
+    plans = iec::inspect_all(d);
+  } else {
+    for (int r = 0; r < d.nprocs(); ++r)
+      plans.push_back(iec::parametric_plan(d.nx, d.nprocs(), iec::block_cyclic_bx(d), r));
+  }
   if (!opt.svg.empty()) check_svg_path(opt.svg);
   const std::string svg = opt.svg.empty() ? "" : iec_svg(title, d, plans);  // its limits checked first
   if (opt.json)
@@ -121,10 +129,12 @@ int plan_scenario(const PlanOptions& opt) {
                             std::to_string(n) + (label.empty() ? "" : " (" + label + ")") + ": " +
                             spec.algorithm + ", " + std::to_string(spec.ranks) + " ranks, " +
                             spec.workload.kind + " workload of " + std::to_string(d.nx) + " entries";
-  if (spec.algorithm == "iec") return show_iec(opt, title, d);
+  if (spec.algorithm == "iec" || spec.algorithm == "iec-parametric")
+    return show_iec(opt, title, d, spec.algorithm);
   if (spec.algorithm != "two-phase")
-    throw config::ConfigError("plan shows the techniques iec and two-phase; point " + std::to_string(k) +
-                              " runs " + spec.algorithm + " (see docs/techniques.md for it)");
+    throw config::ConfigError("plan shows the techniques iec, iec-parametric and two-phase; point " +
+                              std::to_string(k) + " runs " + spec.algorithm +
+                              " (see docs/techniques.md for it)");
   if (!opt.svg.empty()) throw config::ConfigError("--svg draws the IEC plan only; two-phase's plan is text");
   if (spec.hints.lap != LapCriterion::None)
     throw config::ConfigError("plan shows two-phase with ROMIO's aggregators; hints.lap = " +

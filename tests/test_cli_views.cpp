@@ -142,6 +142,28 @@ TEST_CASE("ciosim plan --svg draws every phase's memory, deterministically") {
   CHECK_FALSE(fs::exists(w.root / "c.svg"));
 }
 
+TEST_CASE("ciosim plan SCENARIO shows iec-parametric's plans, which are the inspector's") {
+  Workspace w;
+  w.write("p.toml",
+          "name = \"p\"\n[run]\nalgorithm = [\"iec\", \"iec-parametric\"]\nranks = 4\nplatform = \"tiny\"\n"
+          "[workload]\nkind = \"block-cyclic\"\nnx = 96\nbx = 3\n");
+  const Output a = w.run("plan p.toml --point 1");
+  const Output b = w.run("plan p.toml --point 2");
+  INFO(a.err << b.err);
+  REQUIRE(a.code == 0);
+  REQUIRE(b.code == 0);
+  const auto body = [](const std::string& s) { return s.substr(s.find('\n')); };  // past the title
+  CHECK(body(a.out) == body(b.out));
+  CHECK(contains(b.out, "iec-parametric, 4 ranks"));
+  w.write("q.toml",
+          "name = \"q\"\n[run]\nalgorithm = \"iec-parametric\"\nranks = 4\nplatform = \"tiny\"\n"
+          "[workload]\nkind = \"block3d\"\nnx = 8\nny = 8\nnz = 8\n");
+  const Output e = w.run("plan q.toml");
+  CHECK(e.code == 2);
+  CHECK(contains(e.err, "needs a block-cyclic distribution"));
+  CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
+}
+
 TEST_CASE("ciosim plan SCENARIO shows the aggregators, file domains and rounds two-phase computes") {
   Workspace w;
   w.write("b.toml",
