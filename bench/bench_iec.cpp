@@ -116,9 +116,12 @@ int main(int argc, char** argv) {
   }
 
   // The inspector alone, both ways of holding its list (iec::Inspector::Lists): the periodic list (the
-  // default) and the flat one (every run, as before 2026-11-26). Same plans, same tuples charged.
-  std::printf("\n## Inspector speed (inspect_all, one thread)\n\n");
-  std::printf("| Np | Nx (entries) | Bx | lists | time (s) | entries/s |\n|---:|---:|---:|---|---:|---:|\n");
+  // default) and the flat one (every run, as before 2026-11-26). Same plans, same tuples charged. Then the
+  // same plans from iec-parametric's equations (§3.3.2; every rank's, one after the other, as its ranks
+  // compute them in a run).
+  std::printf("\n## Inspector speed (one thread)\n\n");
+  std::printf(
+      "| Np | Nx (entries) | Bx | plans from | time (s) | entries/s |\n|---:|---:|---:|---|---:|---:|\n");
   struct Shape {
     int np;
     std::int64_t nx;
@@ -131,13 +134,23 @@ int main(int argc, char** argv) {
   for (const Shape& s : shapes) {
     if (s.np > max_np) continue;
     const Distribution d = block_cyclic(s.nx, s.np, s.bx);
-    for (auto lists : {iec::Inspector::Lists::periodic, iec::Inspector::Lists::flat}) {
+    enum class How { periodic, flat, parametric };
+    for (How how : {How::periodic, How::flat, How::parametric}) {
       const double t0 = now();
-      const auto plans = iec::inspect_all(d, lists);
+      std::vector<iec::RankPlan> plans;
+      if (how == How::parametric) {
+        for (int r = 0; r < s.np; ++r) plans.push_back(iec::parametric_plan(s.nx, s.np, s.bx, r));
+      } else {
+        plans = iec::inspect_all(
+            d, how == How::flat ? iec::Inspector::Lists::flat : iec::Inspector::Lists::periodic);
+      }
       const double t = now() - t0;
       std::printf("| %d | %lld | %lld | %s | %.3f | %.3g |\n", s.np, static_cast<long long>(s.nx),
-                  static_cast<long long>(s.bx), lists == iec::Inspector::Lists::flat ? "flat" : "periodic", t,
-                  static_cast<double>(s.nx) / t);
+                  static_cast<long long>(s.bx),
+                  how == How::periodic ? "inspect_all, periodic lists"
+                  : how == How::flat   ? "inspect_all, flat lists"
+                                       : "parametric_plan",
+                  t, static_cast<double>(s.nx) / t);
       std::fflush(stdout);
       if (plans.size() != static_cast<std::size_t>(s.np)) return 1;
     }

@@ -142,11 +142,12 @@ TEST_CASE("the elided file store keeps sources, reads holes as zeros and checks 
 
 TEST_CASE("every elided technique: same times, calls and verdicts as with bytes (block-cyclic)",
           "[payload][sim]") {
-  for (const std::string a :
-       {"iec", "block", "list-io", "independent", "two-phase", "sequential", "gathered", "view-based"})
+  for (const std::string a : {"iec", "iec-parametric", "block", "list-io", "independent", "two-phase",
+                              "sequential", "gathered", "view-based"})
     for (const std::int64_t bx : {1, 4}) {
-      RunSpec s = spec(a, a == "iec" ? 8 : 4);
-      s.workload.nx = a == "iec" ? 8192 : 4096;
+      const bool iec = a == "iec" || a == "iec-parametric";
+      RunSpec s = spec(a, iec ? 8 : 4);
+      s.workload.nx = iec ? 8192 : 4096;
       s.workload.bx = bx;
       s.hints.cb_buffer_size = 2048;  // two-phase: several rounds
       same_in_both_modes(s);

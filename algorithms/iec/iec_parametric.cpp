@@ -85,9 +85,15 @@ struct Shape {
   i64 bx = 0;
   i64 period = 0;  ///< Np * Bx
   int nph = 0;
-  /// Origin o's entries with logical address below L (they are its entries 0 .. result - 1).
-  i64 below(int o, i64 l) const {
-    return l / period * bx + std::clamp<i64>(l % period - static_cast<i64>(o) * bx, 0, bx);
+  /// A logical address L, split so that the entries of any origin below it cost no division.
+  struct Cut {
+    i64 whole = 0;  ///< entries of each origin in the periods before L's: L / (Np Bx) * Bx
+    i64 rest = 0;   ///< L's place in its period: L mod (Np Bx)
+  };
+  Cut cut(i64 l) const { return Cut{l / period * bx, l % period}; }
+  /// Origin o's entries with logical address below the cut (they are its entries 0 .. result - 1).
+  i64 below(int o, const Cut& c) const {
+    return c.whole + std::clamp<i64>(c.rest - static_cast<i64>(o) * bx, 0, bx);
   }
   /// The first logical address of rank r's file range after phase k (Property 4: the lower half when bit
   /// k of r is 0); the range has Nx / 2^(k+1) entries.
@@ -189,8 +195,9 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
     // L3-L4: the entries in the partner's new range, in ascending memory order: region by region, block by
     // block.
     const int target = partner(rank, k);
-    const i64 lo = s.range_lo(target, k);
-    const i64 hi = lo + (nx >> (k + 1));
+    const i64 lo_at = s.range_lo(target, k);
+    const Shape::Cut lo = s.cut(lo_at);
+    const Shape::Cut hi = s.cut(lo_at + (nx >> (k + 1)));
     runs.clear();
     auto send_block = [&](int o) {
       const Block& b = block[static_cast<std::size_t>(o)];
@@ -212,8 +219,9 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
     const std::size_t first = origins.size();
     region_origins(*order, rank, k, origins);
     starts[static_cast<std::size_t>(k) + 1] = origins.size();
-    const i64 keep_lo = s.range_lo(rank, k);
-    const i64 keep_hi = keep_lo + (nx >> (k + 1));
+    const i64 keep_at = s.range_lo(rank, k);
+    const Shape::Cut keep_lo = s.cut(keep_at);
+    const Shape::Cut keep_hi = s.cut(keep_at + (nx >> (k + 1)));
     i64 at = recv;
     for (std::size_t i = first; i < origins.size(); ++i) {
       const int o = origins[i];
@@ -226,27 +234,45 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
                              std::to_string(at - recv) + " entries in phase " + std::to_string(k) +
                              ", expected Nx/(2Np)=" + std::to_string(half));
   }
-  // L10: the positions of the chunk's entries in logical order, a run of up to Bx entries of one origin at a
-  // time, origin after origin through each period.
-  std::vector<i64> physical;
-  physical.reserve(static_cast<std::size_t>(own));
-  const i64 end = plan.file_offset + own;
-  i64 cycle = plan.file_offset / s.period;  // the period (Np Bx entries) l lies in
-  int o = static_cast<int>(plan.file_offset % s.period / bx);
-  i64 in_block = plan.file_offset % bx;
-  for (i64 l = plan.file_offset; l < end;) {
-    const i64 len = std::min(bx - in_block, end - l);
-    const Block& b = block[static_cast<std::size_t>(o)];
-    const i64 at = b.pos + cycle * bx + in_block - b.first;
-    for (i64 i = 0; i < len; ++i) physical.push_back(at + i);
-    l += len;
-    in_block = 0;
-    if (++o == np) {
-      o = 0;
-      ++cycle;
+  // L10: the positions of the chunk's entries in logical order, Compute_Datatype_Intervaled of them.
+  // positions(from, count): the entries [from, from + count) of the chunk, a run of up to Bx entries of one
+  // origin at a time, origin after origin through each period.
+  auto positions = [&](i64 from, i64 count) {
+    std::vector<i64> out;
+    out.reserve(static_cast<std::size_t>(count));
+    i64 cycle = from / s.period;  // the period (Np Bx entries) l lies in
+    int o = static_cast<int>(from % s.period / bx);
+    i64 in_block = from % bx;
+    for (i64 l = from; l < from + count;) {
+      const i64 len = std::min(bx - in_block, from + count - l);
+      const Block& b = block[static_cast<std::size_t>(o)];
+      const i64 at = b.pos + cycle * bx + in_block - b.first;
+      for (i64 i = 0; i < len; ++i) out.push_back(at + i);
+      l += len;
+      in_block = 0;
+      if (++o == np) {
+        o = 0;
+        ++cycle;
+      }
+    }
+    return out;
+  };
+  // Every block advances by Bx entries from one period to the next, so when the chunk is whole periods,
+  // period c's positions are the first period's plus c Bx. When the first period's ascend and the second
+  // period starts at or below the end of the first, Compute_Datatype_Intervaled's first interval is the
+  // first period and the rest is its replication with stride Bx: that Datatype, without the other
+  // periods' positions (tests compare it with the inspector's).
+  const i64 periods = own / s.period;
+  if (own % s.period == 0 && plan.file_offset % s.period == 0 && periods > 1) {
+    const std::vector<i64> first = positions(plan.file_offset, s.period);
+    const bool ascends =
+        std::adjacent_find(first.begin(), first.end(), [](i64 a, i64 b) { return b <= a; }) == first.end();
+    if (ascends && first.front() + bx <= first.back()) {
+      plan.pack = StridedDatatype(Datatype{compute_datatype(first), periods, bx});
+      return plan;
     }
   }
-  plan.pack = StridedDatatype(compute_datatype_intervaled(physical));
+  plan.pack = StridedDatatype(compute_datatype_intervaled(positions(plan.file_offset, own)));
   return plan;
 }
 
