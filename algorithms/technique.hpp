@@ -135,9 +135,9 @@ std::string why_not_elided(const TechniqueInfo& t, bool sequence);
 ///    (64 MiB).
 bool auto_elided(double data_bytes, double regions, double array_copies = 1);
 /// Resident bytes per piece of an elided buffer, for memory estimates: a node of payload::PieceMap's
-/// std::map is 32 B of tree links and colour plus 8 B of key and 32 B of piece, 72 B, which glibc's malloc
-/// hands out as an 80 B chunk (derived from the structure, not measured alone).
-constexpr double kBytesPerPiece = 80;
+/// std::map is 32 B of tree links and colour plus 8 B of key and 48 B of piece, 88 B, which glibc's malloc
+/// hands out as a 96 B chunk (derived from the structure, not measured alone).
+constexpr double kBytesPerPiece = 96;
 
 /// make_local_data as an elided buffer (algorithms/common/payload.hpp): the same bytes, as their sources.
 payload::Buffer make_local_payload(const Distribution& d, int rank, std::int64_t element_size,

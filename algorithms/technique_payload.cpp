@@ -23,7 +23,7 @@ void append_entries(std::vector<payload::Piece>& out, const Datatype& dt, std::i
       const std::int64_t len = dt.tuples.front().length * es;
       const std::int64_t next = (base + dt.tuples.front().offset + 2 * dt.stride) * es;
       const payload::Piece& b = out.back();
-      const bool extends = len > 0 && next >= 0 && b.source >= 0 &&
+      const bool extends = len > 0 && next >= 0 && b.source >= 0 && !b.grouped() &&
                            (b.strided() ? b.block == len && next == b.source + b.runs() * b.stride
                                         : next == b.source + b.length);
       if (extends) {

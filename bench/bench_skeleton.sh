@@ -21,7 +21,8 @@
 # Environment: TIME_LIMIT (seconds per run, default 600), MEM_LIMIT_GIB (default 10), STACK_KIB (64),
 # KEEP=DIR (keep each run's results.json, skeleton JSON and /usr/bin/time output there), ALGORITHM (what
 # ciosim runs: iec, the default, with the inspector's datatype exchange, or iec-parametric, whose plans
-# need no messages, like the skeleton, which has no inspector at all).
+# need no messages, like the skeleton, which has no inspector at all), PAYLOAD (ciosim's run.payload:
+# auto, the default, bytes or elided).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build}"
@@ -36,6 +37,11 @@ algorithm="${ALGORITHM:-iec}"
 case "$algorithm" in
   iec | iec-parametric) ;;
   *) echo "bench_skeleton: ALGORITHM must be iec or iec-parametric (got '$algorithm')" >&2; exit 2 ;;
+esac
+payload="${PAYLOAD:-auto}"
+case "$payload" in
+  auto | bytes | elided) ;;
+  *) echo "bench_skeleton: PAYLOAD must be auto, bytes or elided (got '$payload')" >&2; exit 2 ;;
 esac
 platform=platforms/uc3m-2007.toml
 out="${KEEP:-$(mktemp -d)}"
@@ -74,7 +80,7 @@ why() {
   esac
 }
 
-printf "ciosim runs run.algorithm=%s\n\n" "$algorithm"
+printf "ciosim runs run.algorithm=%s, run.payload=%s\n\n" "$algorithm" "$payload"
 printf "| Np | Nx | message | ciosim wall (s) | ciosim peak (MiB) | skeleton wall (s) | skeleton peak (MiB) | wall ratio | memory ratio | executor sim. time ciosim / skeleton (s) | run sim. time ciosim / skeleton (s) |\n"
 printf "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n"
 for np in "${nps[@]}"; do
@@ -89,7 +95,8 @@ for np in "${nps[@]}"; do
   fi
   sets=(--set run.platform=uc3m-2007 --set run.algorithm="$algorithm" --set run.ranks="$np" --set platform.nodes="$np"
         --set workload.kind=block-cyclic --set workload.nx="$nx" --set workload.bx=1
-        --set workload.element_size="$es" --set network.mpi=myrinet --set network.io=myrinet)
+        --set workload.element_size="$es" --set network.mpi=myrinet --set network.io=myrinet
+        --set run.payload="$payload")
   # ciosim: refused up front when its estimate exceeds the limit, else run bounded.
   c_wall="-" c_rss="-" c_exec="-" c_run="-" c_note=""
   rc=0

@@ -22,7 +22,10 @@ std::vector<std::int64_t> expand(const std::vector<Piece>& ps) {
   std::vector<std::int64_t> out;
   for (const Piece& p : ps)
     for (std::int64_t k = 0; k < p.length; ++k) {
-      if (p.strided())
+      if (p.grouped()) {
+        const std::int64_t in = k % p.group;
+        out.push_back(p.source + k / p.group * p.gstride + in / p.block * p.stride + in % p.block);
+      } else if (p.strided())
         out.push_back(p.source + k / p.block * p.stride + k % p.block);
       else
         out.push_back(p.source >= 0 ? p.source + k : p.source);
@@ -38,13 +41,20 @@ std::vector<Piece> bytewise(const std::vector<std::int64_t>& sources) {
 }
 
 /// A piece is well formed: a strided piece holds at least two whole runs of x at a stride other than its
-/// run's length; nothing is empty.
+/// run's length; a grouped piece at least two whole groups, each such a strided piece; nothing is empty.
 bool well_formed(const std::vector<Piece>& ps) {
-  return std::all_of(ps.begin(), ps.end(), [](const Piece& p) {
-    if (p.length <= 0) return false;
-    if (!p.strided()) return p.stride == 0;
+  const auto strided_ok = [](const Piece& p) {
     return p.block > 0 && p.length % p.block == 0 && p.runs() >= 2 && p.stride != p.block && p.source >= 0 &&
            p.source + (p.runs() - 1) * p.stride >= 0;
+  };
+  return std::all_of(ps.begin(), ps.end(), [&](const Piece& p) {
+    if (p.length <= 0) return false;
+    if (!p.strided()) return p.stride == 0 && !p.grouped();
+    if (!p.grouped()) return p.gstride == 0 && strided_ok(p);
+    if (p.group <= 0 || p.length % p.group != 0 || p.length / p.group < 2) return false;
+    for (std::int64_t g = 0; g < p.length / p.group; ++g)
+      if (!strided_ok(p.group_at(g))) return false;
+    return true;
   });
 }
 
@@ -56,13 +66,14 @@ auto picker(std::mt19937_64& rng) {
 }
 
 /// Random pieces of `len` bytes in total: runs of x, strided runs (any stride, backwards and zero too),
-/// zeros, holes, and entry-by-entry block-cyclic gathers whose joins make strided pieces.
+/// zeros, holes, entry-by-entry block-cyclic gathers whose joins make strided pieces, and strided pieces
+/// of one shape one after the other, whose joins make grouped pieces.
 std::vector<Piece> random_pieces(std::mt19937_64& rng, std::int64_t len) {
   std::vector<Piece> out;
   const auto pick = picker(rng);
   while (len > 0) {
     const std::int64_t n = pick(1, len);
-    switch (pick(0, 4)) {
+    switch (pick(0, 5)) {
       case 0:
         out.push_back(Piece{n, pick(0, 1000)});
         break;
@@ -92,6 +103,26 @@ std::vector<Piece> random_pieces(std::mt19937_64& rng, std::int64_t len) {
       case 3:
         out.push_back(Piece{n, payload::kZero});
         break;
+      case 5: {  // strided pieces of one shape one after the other, as IEC's buffers hold ranks' streams
+        const std::int64_t b = pick(1, 3);
+        const std::int64_t runs = pick(2, 4);
+        const std::int64_t size = b * runs;
+        const std::int64_t groups = n / size;
+        if (groups < 2) {
+          out.push_back(Piece{n, pick(0, 1000)});
+          break;
+        }
+        std::int64_t stride = pick(-20, 20);
+        if (stride == b) ++stride;
+        const std::int64_t gstride = pick(-30, 30);
+        const std::int64_t lowest = std::max<std::int64_t>(0, -stride * (runs - 1)) +
+                                    std::max<std::int64_t>(0, -gstride * (groups - 1));  // no source before x
+        const std::int64_t first = pick(lowest, lowest + 500);
+        for (std::int64_t g = 0; g < groups; ++g)
+          payload::append(out, Piece{size, first + g * gstride, b, stride});
+        if (n > groups * size) out.push_back(Piece{n - groups * size, pick(0, 1000)});
+        break;
+      }
       default:
         out.push_back(Piece{n, payload::kUndefined});
     }
@@ -211,6 +242,7 @@ TEST_CASE("strided pieces: a piece map agrees byte for byte with an array of sou
   constexpr std::int64_t kN = 300;
   std::mt19937_64 rng(14);
   const auto pick = picker(rng);
+  std::int64_t grouped = 0;  // grouped pieces seen in the map: the edits exercise them
   for (int round = 0; round < 150; ++round) {
     payload::PieceMap m;
     std::vector<std::int64_t> ref(kN, payload::kUndefined);
@@ -234,6 +266,22 @@ TEST_CASE("strided pieces: a piece map agrees byte for byte with an array of sou
           UNSCOPED_INFO(p.length << " " << p.source << " " << p.block << " " << p.stride);
       REQUIRE(well_formed(all));
       REQUIRE(expand(all) == ref);
+      grouped += std::count_if(all.begin(), all.end(), [](const Piece& p) { return p.grouped(); });
+      // The same contents cut in two: grouped pieces compared with their other halves, in step or not.
+      const std::int64_t c = pick(1, kN - 1);
+      std::vector<Piece> halves = m.extract(0, c);
+      const std::vector<Piece> rest = m.extract(c, kN - c);
+      halves.insert(halves.end(), rest.begin(), rest.end());
+      REQUIRE(payload::same_contents(all, halves));
+      REQUIRE(payload::same_contents(halves, all));
+      for (std::size_t i = 0; i < all.size(); ++i)
+        if (all[i].grouped()) {  // a group moved by one byte of x: different contents
+          std::vector<Piece> moved = all;
+          ++moved[i].gstride;
+          REQUIRE_FALSE(payload::same_contents(moved, halves));
+          REQUIRE_FALSE(payload::same_contents(halves, moved));
+          break;
+        }
       const std::int64_t lo = pick(0, kN - 1);
       const std::int64_t n = pick(1, kN - lo);
       const std::vector<Piece> part = m.extract(lo, n);
@@ -249,6 +297,7 @@ TEST_CASE("strided pieces: a piece map agrees byte for byte with an array of sou
           payload::same_contents(all, bytewise(std::vector<std::int64_t>(ref.begin(), ref.end() - 1))));
     }
   }
+  CHECK(grouped > 1000);
 }
 
 TEST_CASE(

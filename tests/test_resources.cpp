@@ -160,7 +160,7 @@ TEST_CASE("estimate_memory: an elided rank's block-cyclic data is one strided pi
   CHECK(built.tuples == 26214400);
   const MemoryEstimate elided = estimate_memory(block, closed);
   INFO(elided.detail);
-  CHECK(elided.detail.find("2.5 x 1.2 KiB of elided pieces") != std::string::npos);  // 16 x 80 B
+  CHECK(elided.detail.find("2.5 x 1.5 KiB of elided pieces") != std::string::npos);  // 16 x 96 B
   RunSpec bytes = block;
   bytes.payload = PayloadChoice::Bytes;
   CHECK(estimate_memory(bytes, closed).bytes - elided.bytes > 2 * (100LL << 20));

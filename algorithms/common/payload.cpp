@@ -93,17 +93,35 @@ bool join(Piece& left, const Piece& right) {
     }
     return false;
   }
-  if (left.strided()) {  // one more run, or more runs of the same shape
-    const bool same_shape = right.strided() ? right.block == left.block && right.stride == left.stride
-                                            : right.source >= 0 && right.length == left.block;
-    if (same_shape && right.source == left.source + left.runs() * left.stride) {
+  if (left.grouped()) {  // one more group, or more groups of the same shape
+    const std::int64_t next = left.source + left.length / left.group * left.gstride;
+    const bool same_shape = right.block == left.block && right.stride == left.stride &&
+                            (right.grouped() ? right.group == left.group && right.gstride == left.gstride
+                                             : right.length == left.group);
+    if (same_shape && right.source == next) {
       left.length += right.length;
       return true;
     }
     return false;
   }
+  if (left.strided()) {  // one more run, or more runs of the same shape
+    const bool same_shape = right.strided()
+                                ? !right.grouped() && right.block == left.block && right.stride == left.stride
+                                : right.source >= 0 && right.length == left.block;
+    if (same_shape && right.source == left.source + left.runs() * left.stride) {
+      left.length += right.length;
+      return true;
+    }
+    if (same_shape && right.strided() && right.length == left.length) {  // two strided pieces: grouped
+      left = Piece{2 * left.length, left.source, left.block,
+                   left.stride,     left.length, right.source - left.source};
+      return true;
+    }
+    return false;
+  }
   // a run, then a strided piece it is the first run of
-  if (left.source >= 0 && left.length == right.block && right.source == left.source + right.stride) {
+  if (!right.grouped() && left.source >= 0 && left.length == right.block &&
+      right.source == left.source + right.stride) {
     left = Piece{left.length + right.length, left.source, right.block, right.stride};
     return true;
   }
@@ -126,6 +144,25 @@ void append(std::vector<Range>& out, Range r) {
 
 void append_slice(std::vector<Piece>& out, const Piece& p, std::int64_t off, std::int64_t len) {
   if (len <= 0) return;
+  if (p.grouped()) {
+    const std::int64_t size = p.group;
+    std::int64_t g = off / size;
+    if (const std::int64_t in = off % size; in != 0) {  // the end of a group
+      const std::int64_t n = std::min(size - in, len);
+      append_slice(out, p.group_at(g), in, n);
+      len -= n;
+      ++g;
+    }
+    if (const std::int64_t whole = len / size; whole > 0) {
+      append(out, whole == 1
+                      ? p.group_at(g)
+                      : Piece{whole * size, p.source + g * p.gstride, p.block, p.stride, size, p.gstride});
+      g += whole;
+      len -= whole * size;
+    }
+    if (len > 0) append_slice(out, p.group_at(g), 0, len);  // the start of a group
+    return;
+  }
   if (!p.strided()) {
     append(out, Piece{len, shifted(p.source, off)});
     return;
@@ -167,6 +204,10 @@ void PieceCursor::take(std::int64_t n, std::vector<Piece>& out) {
 
 std::int64_t PieceCursor::source() const {
   const Piece& p = piece();
+  if (p.grouped()) {
+    const std::int64_t in = off_ % p.group;
+    return p.source + off_ / p.group * p.gstride + in / p.block * p.stride + in % p.block;
+  }
   return p.strided() ? p.source + off_ / p.block * p.stride + off_ % p.block : shifted(p.source, off_);
 }
 
@@ -177,9 +218,16 @@ bool same_contents(std::span<const Piece> a, std::span<const Piece> b) {
     const Piece& p = x.piece();
     const Piece& q = y.piece();
     if (x.source() != y.source()) return false;
+    if (p.grouped() && q.grouped() && p.block == q.block && p.stride == q.stride && p.group == q.group &&
+        p.gstride == q.gstride && x.offset() % p.group == y.offset() % q.group) {  // the same shape, in step
+      const std::int64_t n = std::min(p.length - x.offset(), q.length - y.offset());
+      x.advance(n);
+      y.advance(n);
+      continue;
+    }
     if (p.strided() && q.strided() && p.block == q.block && p.stride == q.stride &&
         x.offset() % p.block == 0 && y.offset() % q.block == 0) {  // whole runs of the same shape at once
-      const std::int64_t n = std::min(p.length - x.offset(), q.length - y.offset());
+      const std::int64_t n = std::min(x.unit_left(), y.unit_left());
       x.advance(n);
       y.advance(n);
       continue;

@@ -5,10 +5,11 @@
 // Every byte a technique moves is a byte of the workload's vector x: byte k of entry i holds byte k of
 // fill_entry(i) (algorithms/technique.hpp). Call i * element_size + k that byte's *source*. An elided buffer
 // keeps, instead of bytes, which source bytes it holds, as pieces (length, first source; or equal runs of
-// sources at a constant stride). Copies move pieces, not bytes; messages carry pieces; the file keeps
-// pieces. So an elided run checks its file as strictly as a run with bytes does — every byte of the file
-// must hold the source byte the technique's layout puts there — while a contiguous megabyte costs one
-// piece, and so does a rank's block-cyclic data at any block size.
+// sources at a constant stride; or such strided pieces repeated at a constant shift of their sources).
+// Copies move pieces, not bytes; messages carry pieces; the file keeps pieces. So an elided run checks its
+// file as strictly as a run with bytes does — every byte of the file must hold the source byte the
+// technique's layout puts there — while a contiguous megabyte costs one piece, and so does a rank's
+// block-cyclic data at any block size, and so do many ranks' block-cyclic data one after the other.
 //
 // An elided buffer's address lies in a reserved range of address space that is never readable or
 // writable: code that reads or writes its bytes directly (a memcpy the conversion missed) faults at once
@@ -43,16 +44,24 @@ constexpr std::size_t kMaxLiteralBytes = 256;
 /// `length` bytes holding sources [source, source + length), or kZero / kUndefined bytes; or, when
 /// `block` is not 0, a strided piece: length / block runs (at least two) of `block` bytes each, run k
 /// holding sources [source + k * stride, source + k * stride + block) (bytes of x only). A rank's
-/// block-cyclic data is one strided piece however many blocks it has.
+/// block-cyclic data is one strided piece however many blocks it has. A strided piece may itself repeat:
+/// when `group` is not 0 it is length / group groups (at least two) of `group` bytes, group g holding the
+/// strided piece {group, source + g * gstride, block, stride} (at least two runs each), so a region that
+/// holds many ranks' strided data one after the other (IEC's buffers at Bx = 1) is one piece too.
 struct Piece {
   std::int64_t length = 0;
   std::int64_t source = kUndefined;
-  std::int64_t block = 0;   ///< 0: one run; else the bytes of each run (length is a multiple of it)
-  std::int64_t stride = 0;  ///< strided: the distance between the sources of consecutive runs (!= block)
+  std::int64_t block = 0;    ///< 0: one run; else the bytes of each run (length is a multiple of it)
+  std::int64_t stride = 0;   ///< strided: the distance between the sources of consecutive runs (!= block)
+  std::int64_t group = 0;    ///< 0: one strided piece; else the bytes of each group (a multiple of block)
+  std::int64_t gstride = 0;  ///< grouped: the distance between the sources of consecutive groups
   bool operator==(const Piece&) const = default;
   bool strided() const { return block != 0; }
+  bool grouped() const { return group != 0; }
   /// The runs of consecutive sources the piece holds.
   std::int64_t runs() const { return block != 0 ? length / block : 1; }
+  /// Group g of a grouped piece, as a strided piece.
+  Piece group_at(std::int64_t g) const { return Piece{group, source + g * gstride, block, stride}; }
 };
 
 /// Positions [pos, pos + length) of a piece map.
@@ -100,8 +109,8 @@ class PieceMap {
                                  std::int64_t len) const;
   /// assign, given `at` = map_.lower_bound(pos); returns map_.lower_bound(pos + length of pieces) after it.
   Map::iterator assign_at(Map::iterator at, std::int64_t pos, std::span<const Piece> pieces);
-  /// Puts `p`'s bytes [off, off + len) at `at` (an unassigned range just before `hint`), as up to three
-  /// entries; returns the first (`hint` when there is none).
+  /// Puts `p`'s bytes [off, off + len) at `at` (an unassigned range just before `hint`), as the entries
+  /// append_slice cuts them into; returns the first (`hint` when there is none).
   Map::iterator place_slice(Map::iterator hint, std::int64_t at, const Piece& p, std::int64_t off,
                             std::int64_t len);
   /// Forgets [pos, pos + len), given `it` = map_.lower_bound(pos); returns the first entry at or after
@@ -115,7 +124,8 @@ class PieceMap {
 /// The bytes `pieces` cover (their lengths summed).
 std::int64_t length_of(std::span<const Piece> pieces);
 /// Merges `right` into `left` when `right`, placed right after `left`, continues it: consecutive sources,
-/// one more run of a strided piece, or two equal runs of x at a constant stride (which become a strided
+/// one more run of a strided piece, two equal runs of x at a constant stride (which become a strided
+/// piece), one more group of a grouped piece, or two strided pieces of one shape (which become a grouped
 /// piece). Returns false, `left` unchanged, when it does not.
 bool join(Piece& left, const Piece& right);
 /// Appends `p` to `out`, merging it into the last piece when it continues it (join). Zero-length pieces
@@ -125,7 +135,8 @@ void append(std::vector<Piece>& out, Piece p);
 /// extracted from the ranges are the same, in fewer steps. Zero-length ranges vanish.
 void append(std::vector<Range>& out, Range r);
 /// Appends bytes [off, off + len) of `p` to `out`: a strided piece's slice is up to three pieces (the end
-/// of a run, whole runs, the start of a run).
+/// of a run, whole runs, the start of a run), a grouped piece's up to seven (the end of a group as such a
+/// slice, whole groups, the start of a group).
 void append_slice(std::vector<Piece>& out, const Piece& p, std::int64_t off, std::int64_t len);
 /// Walks a sequence of pieces front to back (zero-length pieces skipped).
 class PieceCursor {
@@ -139,6 +150,11 @@ class PieceCursor {
   std::int64_t run_left() const {
     const Piece& p = piece();
     return p.strided() ? p.block - off_ % p.block : p.length - off_;
+  }
+  /// Bytes left in the current strided piece (the piece, or the group of a grouped piece).
+  std::int64_t unit_left() const {
+    const Piece& p = piece();
+    return p.grouped() ? p.group - off_ % p.group : p.length - off_;
   }
   /// The source of the current byte.
   std::int64_t source() const;
@@ -156,7 +172,8 @@ class PieceCursor {
   std::int64_t off_ = 0;
 };
 /// True when `a` and `b` hold the same source in every byte, however their pieces are cut or merged
-/// (where both are strided pieces of one shape, their common stretch is compared at once, not run by run).
+/// (where both are strided pieces of one shape, or grouped pieces of one shape at the same place in a
+/// group, their common stretch is compared at once, not run by run).
 bool same_contents(std::span<const Piece> a, std::span<const Piece> b);
 
 /// The mode Buffer(n) allocates in (Bytes unless a ModeScope says otherwise).
