@@ -63,7 +63,9 @@ std::vector<TechniqueInfo> make_registry() {
       {},
       {},
       {},
-      true,  // runs elided (run.payload)
+      true,   // runs elided (run.payload)
+      false,  // one copy of the array
+      true,   // moves whole streams: few elided pieces a rank
   });
   list.push_back(TechniqueInfo{
       "iec-parametric",
@@ -79,7 +81,9 @@ std::vector<TechniqueInfo> make_registry() {
       {},
       {},
       {},
-      true,  // runs elided (run.payload)
+      true,   // runs elided (run.payload)
+      false,  // one copy of the array
+      true,   // moves whole streams: few elided pieces a rank
   });
   list.push_back(TechniqueInfo{
       "block",

@@ -95,6 +95,10 @@ struct TechniqueInfo {
   /// Every rank keeps the whole array (multiple-phase): with bytes a point holds Np copies of the file,
   /// elided about a piece per entry (run.payload = auto weighs that: auto_elided).
   bool array_per_rank = false;
+  /// Its copies move each rank's data as whole streams (IEC's butterfly exchanges and packing): elided,
+  /// a distribution of one piece a rank (block-cyclic, any Bx) stays a few grouped pieces a rank in every
+  /// buffer, however fine its blocks (run.payload = auto weighs that: auto_elided).
+  bool whole_streams = false;
 };
 
 /// All registered techniques, in a fixed order.
@@ -124,16 +128,20 @@ std::vector<std::byte> expected_file(const Distribution& d, FileLayout layout, s
 std::string why_not_elided(const TechniqueInfo& t, bool sequence);
 
 /// run.payload = auto's rule for a technique that can run elided, given the point's data, its regions (the
-/// distribution's tuples, every replica counted) and the copies of the whole array its ranks keep with
-/// bytes (1, or Np for a technique with array_per_rank). Elided:
+/// distribution's tuples, every replica counted), the copies of the whole array its ranks keep with bytes
+/// (1, or Np for a technique with array_per_rank), and whether its buffers stay a few pieces a rank
+/// (`few_pieces`: a technique with whole_streams on a distribution of at most a piece a rank). Elided:
 ///  - from 1 GiB of data when the regions average at least 4 KiB. The techniques' copies visit every region
 ///    in either mode, and an elided region is a step in a piece map where bytes make a short memmove: at
 ///    Bx = 1 two-phase runs 1.3x slower elided on 500 MiB (docs/benchmarks.md, 2026-11-27);
+///  - from 1 GiB of data with few_pieces, whatever the regions: IEC on 16 ranks, 1 GiB, elided against
+///    bytes (2026-11-27, third session): 16.5 s and 271 MiB against 21.5 s and 7.0 GiB at Bx = 1, 0.33 s
+///    and 35 MiB against 18.3 s and 7.0 GiB at Bx = 64;
 ///  - when at least 128 ranks keep a copy of the array and those copies come to 1 GiB. Multiple-phase at
 ///    Bx = 1, elided against bytes (2026-11-27, second session): 1.9x slower on 64 ranks (16 MiB), even on
 ///    128, 1.6x and 3.5x faster on 256 and 1024 (4 MiB), with 3x to 23x less memory; on 16 ranks 3.8x slower
 ///    (64 MiB).
-bool auto_elided(double data_bytes, double regions, double array_copies = 1);
+bool auto_elided(double data_bytes, double regions, double array_copies = 1, bool few_pieces = false);
 /// Resident bytes per piece of an elided buffer, for memory estimates: a node of payload::PieceMap's
 /// std::map is 32 B of tree links and colour plus 8 B of key and 48 B of piece, 88 B, which glibc's malloc
 /// hands out as a 96 B chunk (derived from the structure, not measured alone).

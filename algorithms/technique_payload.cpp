@@ -53,11 +53,11 @@ std::string why_not_elided(const TechniqueInfo& t, bool sequence) {
   return "";
 }
 
-bool auto_elided(double data_bytes, double regions, double array_copies) {
+bool auto_elided(double data_bytes, double regions, double array_copies, bool few_pieces) {
   constexpr double kAutoBytes = 1024.0 * 1024 * 1024;
   constexpr double kAutoRegionBytes = 4096;
   constexpr double kAutoArrayCopies = 128;  // where multiple-phase elided is as fast as with bytes (above)
-  if (data_bytes >= kAutoBytes && data_bytes >= regions * kAutoRegionBytes) return true;
+  if (data_bytes >= kAutoBytes && (few_pieces || data_bytes >= regions * kAutoRegionBytes)) return true;
   return array_copies >= kAutoArrayCopies && array_copies * data_bytes >= kAutoBytes;
 }
 

@@ -138,7 +138,7 @@ bool auto_chooses_elided(const RunSpec& spec, const WorkloadSize& size) {
     const TechniqueInfo& t = technique(spec.algorithm);
     return why_not_elided(t, !spec.sequence.empty()).empty() &&
            auto_elided(size.entries * static_cast<double>(spec.workload.element_size), size.tuples,
-                       t.array_per_rank ? spec.ranks : 1);
+                       t.array_per_rank ? spec.ranks : 1, t.whole_streams && size.pieces <= spec.ranks);
   } catch (const std::invalid_argument&) {  // an unknown technique: refused with its own message
     return false;
   }

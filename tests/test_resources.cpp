@@ -274,3 +274,22 @@ TEST_CASE("estimate_memory: multiple-phase keeps the whole array on every rank")
       {1024, 1 << 20, PayloadChoice::Elided, 182}, {16, 1 << 20, PayloadChoice::Bytes, 85}};
   check_against("multiple-phase", measured, 0.9, 3.0);
 }
+
+TEST_CASE("run.payload = auto: IEC elided from 1 GiB when every rank's data is one piece, at any Bx") {
+  // IEC on 16 ranks, 1 GiB at Bx = 1 (docs/benchmarks.md, 2026-11-27 third session): elided 16.5 s and
+  // 271 MiB against 21.5 s and 7.0 GiB with bytes; its buffers hold a region's streams as one grouped piece.
+  for (const std::string a : {"iec", "iec-parametric"}) {
+    INFO(a);
+    const RunSpec gib = fine_on_16(a, std::int64_t{1} << 28, PayloadChoice::Auto);
+    CHECK(auto_chooses_elided(gib, workload_size(gib.workload, gib.ranks)));
+    const RunSpec half = fine_on_16(a, std::int64_t{1} << 27, PayloadChoice::Auto);
+    CHECK_FALSE(auto_chooses_elided(half, workload_size(half.workload, half.ranks)));  // 512 MiB: bytes
+    // The same 1 GiB as a piece per entry (an irregular distribution's size): bytes.
+    CHECK_FALSE(auto_chooses_elided(gib, WorkloadSize{268435456.0, 268435456.0, 268435456.0, true}));
+  }
+  CHECK(technique("iec").whole_streams);
+  // Two-phase takes a round's pieces one by one: at Bx = 1 it stays with bytes (1.3x slower elided).
+  const RunSpec tp = fine_on_16("two-phase", std::int64_t{1} << 28, PayloadChoice::Auto);
+  CHECK_FALSE(auto_chooses_elided(tp, workload_size(tp.workload, tp.ranks)));
+  CHECK_FALSE(technique("two-phase").whole_streams);
+}
