@@ -438,3 +438,53 @@ TEST_CASE("strided pieces: a distribution's entries as pieces equal appending th
   }
   CHECK(at_once > 1000);
 }
+
+TEST_CASE("strided pieces: a progression of ranges extracted at once equals range by range", "[payload]") {
+  constexpr std::int64_t kN = 400;
+  std::mt19937_64 rng(1415);
+  const auto pick = picker(rng);
+  std::int64_t at_once = 0;  // progressions the grouped fast path took whole
+  for (int round = 0; round < 300; ++round) {
+    payload::PieceMap m;
+    m.assign(0, random_pieces(rng, kN));
+    // A grouped region somewhere, as IEC's buffers hold one: strided pieces of one shape, sources shifted.
+    const std::int64_t b = pick(1, 3);
+    const std::int64_t size = b * pick(2, 4);
+    const std::int64_t groups = pick(2, 12);
+    const std::int64_t at = pick(0, kN - size * groups);
+    std::int64_t stride = pick(-6, 12);
+    if (stride == b) ++stride;
+    const std::int64_t gstride = pick(-3, 40);
+    std::vector<Piece> region;
+    for (std::int64_t g = 0; g < groups; ++g)
+      payload::append(region, Piece{size, 500 + g * gstride, b, stride});
+    m.assign(at, region);
+    for (int op = 0; op < 20; ++op) {
+      std::int64_t pos = 0, len = 0, step = 0, count = 0;
+      if (pick(0, 1) == 0) {  // aligned with the groups: the fast path's case, or near it
+        const std::int64_t g0 = pick(0, groups - 1);
+        const std::int64_t in = pick(0, size - 1);
+        len = pick(1, size - in);
+        step = size;
+        count = pick(1, groups - g0);
+        pos = at + g0 * size + in;
+      } else {  // anything
+        len = pick(1, 20);
+        step = pick(1, 40);
+        count = pick(1, 10);
+        if ((count - 1) * step + len > kN) count = 1;
+        pos = pick(0, kN - (count - 1) * step - len);
+      }
+      INFO("round " << round << " op " << op << ": pos " << pos << " len " << len << " step " << step
+                    << " count " << count);
+      std::vector<Piece> got;
+      std::vector<Piece> want;
+      m.extract_progression(got, pos, len, step, count);
+      for (std::int64_t k = 0; k < count; ++k) m.extract_into(want, pos + k * step, len);
+      REQUIRE(well_formed(got));
+      REQUIRE(expand(got) == expand(want));
+      if (got.size() == 1 && want.size() == 1 && count > 1 && step > len && got.front().grouped()) ++at_once;
+    }
+  }
+  CHECK(at_once > 100);
+}

@@ -5,9 +5,11 @@
 // datatypes (§3.3.1).
 #include "algorithms/common/datatype.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "algorithms/common/payload.hpp"
@@ -196,6 +198,24 @@ bool elided_apart(std::span<const std::byte> a, std::span<const std::byte> b) {
          (a.data() + a.size() <= b.data() || b.data() + b.size() <= a.data());
 }
 
+/// pack_by's elided gather for a StridedDatatype, a segment of tuples at a time (one step of the piece map
+/// for a segment that IEC's grouped buffers hold whole: payload::append_progression). False, with `ps`
+/// partly filled, when a tuple lies outside the buffer (the region walk then throws the exact error).
+bool gather_segments(std::span<const std::byte> src, const StridedDatatype& dt, std::int64_t element_size,
+                     std::vector<payload::Piece>& ps) {
+  const auto size = static_cast<std::int64_t>(src.size());
+  for (std::int64_t j = 0; j < dt.count(); ++j)
+    for (const StridedDatatype::Segment& g : dt.segments()) {
+      if (g.length == 0 || g.tuples == 0) continue;
+      const std::int64_t first = g.offset + j * dt.stride();
+      const std::int64_t last = first + (g.tuples - 1) * g.step;
+      if (std::min(first, last) < 0 || (std::max(first, last) + g.length) * element_size > size) return false;
+      payload::append_progression(ps, src, first * element_size, g.length * element_size,
+                                  g.step * element_size, g.tuples);
+    }
+  return true;
+}
+
 template <class Dt>
 void pack_by(std::span<const std::byte> src, const Dt& dt, std::int64_t element_size,
              std::span<std::byte> out) {
@@ -205,7 +225,14 @@ void pack_by(std::span<const std::byte> src, const Dt& dt, std::int64_t element_
   if (elided_apart(src, out)) {  // the regions' pieces gathered in order, then assigned at once
     thread_local std::vector<payload::Piece> ps;
     ps.clear();
-    payload::append_pieces(ps, src, regions_of(src_size, dt, element_size, out_size, "pack"));
+    bool gathered = false;
+    if constexpr (std::is_same_v<Dt, StridedDatatype>)
+      gathered = element_size > 0 && dt.size() * element_size == out_size &&
+                 gather_segments(src, dt, element_size, ps);
+    if (!gathered) {
+      ps.clear();
+      payload::append_pieces(ps, src, regions_of(src_size, dt, element_size, out_size, "pack"));
+    }
     payload::assign(out, ps);
   } else if (payload::is_elided(src) || payload::is_elided(out))  // pieces, region by region
     for_each_region(src_size, dt, element_size, out_size, "pack",

@@ -394,6 +394,37 @@ PieceMap::Map::const_iterator PieceMap::extract_at(Map::const_iterator it, std::
   return it;
 }
 
+void PieceMap::extract_progression(std::vector<Piece>& out, std::int64_t pos, std::int64_t len,
+                                   std::int64_t step, std::int64_t count) const {
+  if (len <= 0 || count <= 0) return;
+  if (count >= 2 && step > len) {  // one grouped entry, a group per range at the same place: one piece
+    auto it = map_.upper_bound(pos);
+    if (it != map_.begin()) {
+      --it;
+      const Piece& p = it->second;
+      const std::int64_t off = pos - it->first;
+      if (p.grouped() && p.group == step && off % step + len <= step &&
+          off + (count - 1) * step + len <= p.length) {
+        thread_local std::vector<Piece> one;
+        one.clear();
+        append_slice(one, p.group_at(off / step), off % step, len);
+        if (one.size() == 1) {  // range k is `one` shifted by k * gstride
+          const Piece& q = one.front();
+          const std::int64_t n = count * len;
+          if (!q.strided())
+            append(out, p.gstride == len ? Piece{n, q.source} : Piece{n, q.source, len, p.gstride});
+          else if (p.gstride == q.runs() * q.stride)  // the ranges continue each other's runs
+            append(out, Piece{n, q.source, q.block, q.stride});
+          else
+            append(out, Piece{n, q.source, q.block, q.stride, len, p.gstride});
+          return;
+        }
+      }
+    }
+  }
+  for (std::int64_t k = 0; k < count; ++k) extract_into(out, pos + k * step, len);
+}
+
 std::vector<Piece> PieceMap::extract(std::int64_t pos, std::int64_t len) const {
   std::vector<Piece> out;
   extract_into(out, pos, len);
@@ -512,6 +543,15 @@ void append_pieces(std::vector<Piece>& out, std::span<const std::byte> elided,
   if (!is_elided(elided)) throw std::logic_error("payload::append_pieces: the span is not an elided buffer");
   const Arena& a = arena();
   a.map.extract_ranges(out, ranges, a.position(elided.data()));
+}
+
+void append_progression(std::vector<Piece>& out, std::span<const std::byte> elided, std::int64_t off,
+                        std::int64_t len, std::int64_t step, std::int64_t count) {
+  if (len <= 0 || count <= 0) return;
+  if (!is_elided(elided))
+    throw std::logic_error("payload::append_progression: the span is not an elided buffer");
+  const Arena& a = arena();
+  a.map.extract_progression(out, a.position(elided.data()) + off, len, step, count);
 }
 
 std::vector<Piece> pieces(std::span<const std::byte> elided) {

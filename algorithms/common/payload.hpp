@@ -86,6 +86,11 @@ class PieceMap {
   /// extract_into for each range in order (positions base + ranges[k].pos), walking from range to range
   /// as assign_ranges does.
   void extract_ranges(std::vector<Piece>& out, std::span<const Range> ranges, std::int64_t base = 0) const;
+  /// extract_into for the `count` ranges [pos + k * step, pos + k * step + len) in order (a segment of a
+  /// strided datatype): at once when they lie in one grouped entry, each in its own group at the same
+  /// place (IEC's send datatypes over its buffers), else range by range.
+  void extract_progression(std::vector<Piece>& out, std::int64_t pos, std::int64_t len, std::int64_t step,
+                           std::int64_t count) const;
   /// What [pos, pos + len) holds, as pieces (merged; unassigned ranges as kUndefined).
   std::vector<Piece> extract(std::int64_t pos, std::int64_t len) const;
   /// extract, appended to `out` (merging with its last piece).
@@ -279,6 +284,10 @@ void append_pieces(std::vector<Piece>& out, std::span<const std::byte> elided);
 /// append_pieces of the ranges of `elided` (offsets within it) in order: a gather of many regions of one
 /// buffer, which walks the piece map from region to region instead of looking each one up.
 void append_pieces(std::vector<Piece>& out, std::span<const std::byte> elided, std::span<const Range> ranges);
+/// append_pieces of the `count` ranges [off + k * step, off + k * step + len) of `elided` in order
+/// (PieceMap::extract_progression); the caller has checked that they lie within it.
+void append_progression(std::vector<Piece>& out, std::span<const std::byte> elided, std::int64_t off,
+                        std::int64_t len, std::int64_t step, std::int64_t count);
 /// Sets what an elided span holds (a received message, a file read); the pieces' lengths sum to its size.
 void assign(std::span<std::byte> elided, std::span<const Piece> pieces);
 /// Sets what ranges of `elided` (offsets within it) hold: range k the next ranges[k].length bytes of

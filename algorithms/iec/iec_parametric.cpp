@@ -181,8 +181,8 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
   std::vector<Block> block(static_cast<std::size_t>(np));
   std::vector<int> origins;  // the receive regions' origins, phase after phase, in block order
   origins.reserve(static_cast<std::size_t>(np));
-  std::vector<std::size_t> starts(static_cast<std::size_t>(s.nph) + 1,
-                                  0);  // region m: [starts[m], starts[m+1])
+  // The receive region of phase m holds the origins [starts[m], starts[m + 1]) of `origins`.
+  std::vector<std::size_t> starts(static_cast<std::size_t>(s.nph) + 1, 0);
 
   RankPlan plan;
   plan.rank = rank;
