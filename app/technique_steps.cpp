@@ -23,9 +23,9 @@ const std::vector<std::string>& technique_steps(const std::string& name) {
         "See it: ciosim plan --nx 16 --np 4 (the paper's worked example)."}},
       {"iec-parametric",
        {"Plan (once, no messages): every rank derives IEC's plan from Nx, Np and Bx alone. What it holds of "
-        "each origin rank is one block of that rank's entries; the receive region of phase k holds the "
-        "partner's blocks of the rank's new half, in the order they lie in the partner's memory (its regions "
-        "by position, recursively).",
+        "each origin rank is one block of that rank's entries, and its memory holds them in ascending origin "
+        "order (Fig. 4 orders the receive regions by partner); the receive region of phase k holds the "
+        "partner's blocks of the rank's new half, origin by origin.",
         "The send datatype of phase k: the blocks' entries in the partner's half, in ascending memory order; "
         "the packing datatype: the chunk's entries in logical order. Both equal the inspector's; the rank is "
         "charged only for the tuples they have.",

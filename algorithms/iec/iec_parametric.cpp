@@ -11,17 +11,19 @@
 // The model. Origin rank o holds entries j = 0, 1, ... of x at logical j / Bx * Np * Bx + o * Bx + j % Bx,
 // in that order. A rank's memory is its initial region plus one receive region per phase. What a rank holds
 // of origin o is always one *block*: o's entries in one logical range, stored consecutively in j order
-// (initially o's own entries; a sender sends its entries in ascending memory order, block after block, so a
-// block arrives whole and consecutive, and later phases only take entries out of it). The receive region of
-// phase k of rank y therefore holds, for each origin the partner x = y XOR 2^k holds, the entries of that
-// origin in y's new file range (Property 4's half), block after block in the order they lie in x's memory:
-// x's regions by position, and in each the same rule one phase earlier. Every position is a multiple of
-// Nx/(2 Np), so the order of a rank's regions depends on Np only (RegionOrder, computed once per process).
+// (initially o's own entries; a sender sends its entries in ascending memory order, so a block arrives
+// whole and consecutive, and later phases only take entries out of it). And a rank x holds its group's
+// blocks (origins sharing x's bits from the current phase up) in ascending origin order through its
+// memory: Fig. 4 places the receive region of phase m by how many of x's partners lie below its partner
+// x XOR 2^m, plus Nx/Np when that partner is above x, and L2 places the initial region at popcount(x)
+// halves, right after the popcount(x) regions whose partners lie below x. So the regions lie in the order
+// of their partners, the initial one among them in x's place, and region m holds the group of x XOR 2^m:
+// origins [(x XOR 2^m) AND NOT (2^m - 1), + 2^m), by induction in ascending order. The send datatype of
+// phase k is therefore the group's blocks, origin after origin, restricted to the partner's new range, and
+// the receive region of phase k gets the partner's group's blocks of the rank's new range in the same
+// order. docs/iec.md, "Parametrised datatypes".
 #include <algorithm>
 #include <cstdint>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,50 +36,6 @@ namespace ciosim::iec {
 namespace {
 
 using i64 = std::int64_t;
-
-/// The order of every rank's memory regions by position: for rank x and phase k, the regions that exist
-/// before phase k (-1 the initial region, m < k the receive region of phase m), lowest position first.
-class RegionOrder {
- public:
-  explicit RegionOrder(int np) : nph_(num_phases(np)), per_rank_((nph_ + 1) * (nph_ + 2) / 2) {
-    order_.resize(static_cast<std::size_t>(np) * static_cast<std::size_t>(per_rank_));
-    const i64 nx = 2 * static_cast<i64>(np);  // positions in units of Nx/(2 Np)
-    std::vector<std::pair<i64, int>> all;
-    for (int x = 0; x < np; ++x) {
-      all.clear();
-      all.emplace_back(alloc_offset(x, nx, np), -1);
-      for (int m = 0; m < nph_; ++m) all.emplace_back(recv_offset(x, m, nx, np), m);
-      std::sort(all.begin(), all.end());
-      for (int k = 0; k <= nph_; ++k) {
-        std::int8_t* out = &order_[at(x, k)];
-        for (const auto& [pos, m] : all)
-          if (m < k) *out++ = static_cast<std::int8_t>(m);
-      }
-    }
-  }
-  std::span<const std::int8_t> before(int x, int k) const {
-    return {&order_[at(x, k)], static_cast<std::size_t>(k + 1)};
-  }
-
- private:
-  std::size_t at(int x, int k) const {
-    return static_cast<std::size_t>(x) * static_cast<std::size_t>(per_rank_) +
-           static_cast<std::size_t>(k * (k + 1) / 2);
-  }
-  int nph_;
-  int per_rank_;  ///< sum over k of (k + 1) entries
-  std::vector<std::int8_t> order_;
-};
-
-/// RegionOrder for Np, built once per process and shared by its ranks (a function of Np alone).
-std::shared_ptr<const RegionOrder> region_order(int np) {
-  static std::mutex mu;
-  static std::map<int, std::shared_ptr<const RegionOrder>> cache;
-  const std::lock_guard lock(mu);
-  auto& slot = cache[np];
-  if (!slot) slot = std::make_shared<const RegionOrder>(np);
-  return slot;
-}
 
 struct Shape {
   i64 nx = 0;
@@ -104,17 +62,6 @@ struct Shape {
     return lo;
   }
 };
-
-/// Appends the origins of the receive region of phase k of rank y, in the order of its blocks.
-void region_origins(const RegionOrder& order, int y, int k, std::vector<int>& out) {
-  const int x = y ^ (1 << k);
-  for (const std::int8_t m : order.before(x, k)) {
-    if (m < 0)
-      out.push_back(x);
-    else
-      region_origins(order, x, m, out);
-  }
-}
 
 /// Offset-length tuples of ascending positions, adjacent ones joined (Compute_Datatype of runs).
 void add_run(std::vector<Tuple>& runs, i64 off, i64 len) {
@@ -169,20 +116,17 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
                                 ", Np=" + std::to_string(np) + ", Bx=" + std::to_string(bx) +
                                 ", rank=" + std::to_string(rank) + " (run iec::check first)");
   const Shape s{nx, np, bx, np * bx, num_phases(np)};
-  const std::shared_ptr<const RegionOrder> order = region_order(np);
   const i64 own = nx / np;
   const i64 half = own / 2;
 
   // Where the rank holds each origin's block: its first position and the entry of the origin stored there.
+  // Before phase k the rank holds the blocks of its group, origins [rank AND NOT (2^k - 1), + 2^k), in
+  // ascending origin order through its memory (see the file's head).
   struct Block {
     i64 pos = 0;
     i64 first = 0;
   };
   std::vector<Block> block(static_cast<std::size_t>(np));
-  std::vector<int> origins;  // the receive regions' origins, phase after phase, in block order
-  origins.reserve(static_cast<std::size_t>(np));
-  // The receive region of phase m holds the origins [starts[m], starts[m + 1]) of `origins`.
-  std::vector<std::size_t> starts(static_cast<std::size_t>(s.nph) + 1, 0);
 
   RankPlan plan;
   plan.rank = rank;
@@ -192,39 +136,28 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
   block[static_cast<std::size_t>(rank)] = Block{plan.alloc_offset, 0};
   std::vector<Tuple> runs;
   for (int k = 0; k < s.nph; ++k) {
-    // L3-L4: the entries in the partner's new range, in ascending memory order: region by region, block by
-    // block.
+    const int group = 1 << k;
+    // L3-L4: the entries in the partner's new range, in ascending memory order: block by block, origin by
+    // origin.
     const int target = partner(rank, k);
     const i64 lo_at = s.range_lo(target, k);
     const Shape::Cut lo = s.cut(lo_at);
     const Shape::Cut hi = s.cut(lo_at + (nx >> (k + 1)));
     runs.clear();
-    auto send_block = [&](int o) {
+    for (int o = rank & ~(group - 1); o < (rank & ~(group - 1)) + group; ++o) {
       const Block& b = block[static_cast<std::size_t>(o)];
       const i64 a = s.below(o, lo);
       add_run(runs, b.pos + a - b.first, s.below(o, hi) - a);
-    };
-    for (const std::int8_t m : order->before(rank, k)) {
-      if (m < 0) {
-        send_block(rank);
-        continue;
-      }
-      for (std::size_t i = starts[static_cast<std::size_t>(m)]; i < starts[static_cast<std::size_t>(m) + 1];
-           ++i)
-        send_block(origins[i]);
     }
     const i64 recv = recv_offset(rank, k, nx, np);
     plan.phases.push_back(Phase{target, recv, StridedDatatype(Datatype{runs, 1, 0})});
-    // L6-L9: the partner's blocks of the rank's own new range, stored consecutively from recv.
-    const std::size_t first = origins.size();
-    region_origins(*order, rank, k, origins);
-    starts[static_cast<std::size_t>(k) + 1] = origins.size();
+    // L6-L9: the partner's blocks of the rank's own new range, its group's origins in ascending order,
+    // stored consecutively from recv.
     const i64 keep_at = s.range_lo(rank, k);
     const Shape::Cut keep_lo = s.cut(keep_at);
     const Shape::Cut keep_hi = s.cut(keep_at + (nx >> (k + 1)));
     i64 at = recv;
-    for (std::size_t i = first; i < origins.size(); ++i) {
-      const int o = origins[i];
+    for (int o = target & ~(group - 1); o < (target & ~(group - 1)) + group; ++o) {
       const i64 a = s.below(o, keep_lo);
       block[static_cast<std::size_t>(o)] = Block{at, a};
       at += s.below(o, keep_hi) - a;
