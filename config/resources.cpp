@@ -29,6 +29,11 @@ constexpr double kPerTuple = 48;  ///< bytes per expanded offset-length tuple: t
 /// study's Bx = 1 points, 2026-11-27: 18.5 B elided and 22.2 B with bytes at 100 MiB (26,214,400 pieces),
 /// 17.2 B and 19.4 B at 500 MiB; the largest, rounded up.
 constexpr double kTwoPhasePerPiece = 23;
+/// Resident bytes per rank and butterfly phase of IEC's exchanges (its messages' SimGrid state, mailboxes
+/// and the plan's datatypes), what an elided run keeps beyond the terms above: measured with iec-parametric
+/// elided at Nx = Np^2 (docs/benchmarks.md, 2026-11-27 third session), (peak - base - per rank - per node) /
+/// (Np Nph) = 2.06 KiB on 4096 ranks (171 MiB) and 2.00 KiB on 16,384 (641 MiB); the larger, rounded up.
+constexpr double kPerRankPhase = 2.1 * 1024;
 /// Resident bytes per byte of the file: 64 -> 256 MiB files on 4 ranks (Bx = 64): block +465 MiB (2.4x),
 /// two-phase +468 MiB (2.4x), IEC +1299 MiB (6.8x: the inspector's buffers and the executor's exchanges).
 /// IEC's grows with its phases: every rank's executor buffer holds Nx/Np + Nph Nx/(2 Np) entries (eq. 2), so
@@ -170,8 +175,12 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
         spec.hints.vb_aggregators > 0 ? std::min(spec.hints.vb_aggregators, spec.ranks) : spec.ranks;
     pools = std::min(static_cast<double>(spec.hints.vb_pool_size) * aggs, extent);
   }
-  const double total =
-      kBaseBytes + kPerRank * spec.ranks + kPerNode * spec.platform.nodes + payload + lists + steps + pools;
+  // iec's own term is in its lists (listed_tuples, fitted to peaks that include its exchanges).
+  const double exchanges = spec.algorithm == "iec-parametric"
+                               ? kPerRankPhase * spec.ranks * std::ceil(std::log2(std::max(spec.ranks, 1)))
+                               : 0;
+  const double total = kBaseBytes + kPerRank * spec.ranks + kPerNode * spec.platform.nodes + payload + lists +
+                       steps + pools + exchanges;
   MemoryEstimate e;
   e.bytes = total >= 9.2e18 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(total);
   char buf[64];
@@ -196,6 +205,9 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
   if (lists >= 0.1 * total)
     e.detail +=
         " + " + format_bytes(static_cast<std::int64_t>(std::min(lists, 9.2e18))) + " of offset-length tuples";
+  if (exchanges >= 0.1 * total)
+    e.detail += " + " + format_bytes(static_cast<std::int64_t>(exchanges)) + " for the exchanges of " +
+                std::to_string(spec.ranks) + " ranks";
   if (kPerNode * spec.platform.nodes >= 0.1 * total)
     e.detail += " + " + format_bytes(static_cast<std::int64_t>(kPerNode * spec.platform.nodes)) + " for " +
                 std::to_string(spec.platform.nodes) + " nodes";

@@ -293,3 +293,14 @@ TEST_CASE("run.payload = auto: IEC elided from 1 GiB when every rank's data is o
   CHECK_FALSE(auto_chooses_elided(tp, workload_size(tp.workload, tp.ranks)));
   CHECK_FALSE(technique("two-phase").whole_streams);
 }
+
+TEST_CASE("estimate_memory: iec-parametric's exchanges, elided and with bytes") {
+  // Measured at Nx = Np^2 with the skeleton's settings (docs/benchmarks.md, 2026-11-27 third session).
+  constexpr PayloadChoice elided = PayloadChoice::Elided, bytes = PayloadChoice::Bytes;
+  const Measured measured[] = {{4096, 1 << 24, elided, 171},
+                               {8192, 1 << 26, elided, 328},
+                               {16384, 1LL << 28, elided, 641},
+                               {4096, 1 << 24, bytes, 830},
+                               {16384, 1LL << 28, bytes, 13255}};
+  check_against("iec-parametric", measured, 1.0, 1.3);
+}
