@@ -253,18 +253,29 @@ It seek(Map& map, It from, std::int64_t pos) {
   return from;
 }
 
-/// Calls fn(pos, len, map.lower_bound(pos)) for each non-empty range (pos = base + its offset), in order.
-/// Each lower bound is found by walking from `next`, what fn returned for the previous range (the lower
-/// bound of its end), when the ranges go forward, and by a descent when one goes back.
+/// Calls fn(pos, len, map.lower_bound(pos)) for each non-empty range k < n, in order, range(k) giving its
+/// {pos, length}. Each lower bound is found by walking from `next`, what fn returned for the previous range
+/// (the lower bound of its end), when the ranges go forward, and by a descent when one goes back.
+template <class Map, class It, class RangeAt, class Fn>
+void for_ranges(Map& map, It next, std::size_t n, RangeAt&& range, Fn&& fn) {
+  std::int64_t done = std::numeric_limits<std::int64_t>::min();  // entries before `next` start before it
+  for (std::size_t k = 0; k < n; ++k) {
+    const Range r = range(k);
+    if (r.length <= 0) continue;
+    next = fn(r.pos, r.length, r.pos >= done ? seek(map, next, r.pos) : map.lower_bound(r.pos));
+    done = r.pos + r.length;
+  }
+}
+
+/// for_ranges over `ranges`, each shifted by base.
 template <class Map, class It, class Fn>
 void for_ranges(Map& map, It next, std::span<const Range> ranges, std::int64_t base, Fn&& fn) {
-  std::int64_t done = std::numeric_limits<std::int64_t>::min();  // entries before `next` start before it
-  for (const Range& r : ranges) {
-    if (r.length <= 0) continue;
-    const std::int64_t pos = base + r.pos;
-    next = fn(pos, r.length, pos >= done ? seek(map, next, pos) : map.lower_bound(pos));
-    done = pos + r.length;
-  }
+  for_ranges(
+      map, next, ranges.size(),
+      [&](std::size_t k) {
+        return Range{base + ranges[k].pos, ranges[k].length};
+      },
+      fn);
 }
 
 }  // namespace
@@ -422,7 +433,12 @@ void PieceMap::extract_progression(std::vector<Piece>& out, std::int64_t pos, st
       }
     }
   }
-  for (std::int64_t k = 0; k < count; ++k) extract_into(out, pos + k * step, len);
+  for_ranges(
+      map_, map_.begin(), static_cast<std::size_t>(count),
+      [&](std::size_t k) {
+        return Range{pos + static_cast<std::int64_t>(k) * step, len};
+      },
+      [&](std::int64_t at, std::int64_t n, Map::const_iterator it) { return extract_at(it, out, at, n); });
 }
 
 std::vector<Piece> PieceMap::extract(std::int64_t pos, std::int64_t len) const {

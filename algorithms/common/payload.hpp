@@ -88,7 +88,8 @@ class PieceMap {
   void extract_ranges(std::vector<Piece>& out, std::span<const Range> ranges, std::int64_t base = 0) const;
   /// extract_into for the `count` ranges [pos + k * step, pos + k * step + len) in order (a segment of a
   /// strided datatype): at once when they lie in one grouped entry, each in its own group at the same
-  /// place (IEC's send datatypes over its buffers), else range by range.
+  /// place (IEC's send datatypes over its buffers), else range by range, walking from one to the next as
+  /// extract_ranges does.
   void extract_progression(std::vector<Piece>& out, std::int64_t pos, std::int64_t len, std::int64_t step,
                            std::int64_t count) const;
   /// What [pos, pos + len) holds, as pieces (merged; unassigned ranges as kUndefined).
