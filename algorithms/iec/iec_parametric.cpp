@@ -39,7 +39,6 @@ using i64 = std::int64_t;
 
 struct Shape {
   i64 nx = 0;
-  int np = 0;
   i64 bx = 0;
   i64 period = 0;  ///< Np * Bx
   int nph = 0;
@@ -115,7 +114,7 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
     throw std::invalid_argument("iec-parametric: no block-cyclic IEC plan for Nx=" + std::to_string(nx) +
                                 ", Np=" + std::to_string(np) + ", Bx=" + std::to_string(bx) +
                                 ", rank=" + std::to_string(rank) + " (run iec::check first)");
-  const Shape s{nx, np, bx, np * bx, num_phases(np)};
+  const Shape s{nx, bx, np * bx, num_phases(np)};
   const i64 own = nx / np;
   const i64 half = own / 2;
 
