@@ -137,3 +137,70 @@ TEST_CASE("strided datatype: a progression is found wherever it starts, and a ch
   CHECK_THROWS_AS(StridedDatatype(Datatype{{{0, -1}}, 1, 0}), std::invalid_argument);
   CHECK_THROWS_AS(StridedDatatype(Datatype{{{0, 1}}, -1, 0}), std::invalid_argument);
 }
+
+TEST_CASE("strided datatype: the builder gives the segments of the tuples its progressions list",
+          "[datatype][strided]") {
+  // Random progressions, some continuing the previous one's step or end, some of zero length or one tuple:
+  // append gives the datatype of the tuples as listed, join that of compute_datatype's runs of them (a tuple
+  // that starts where the previous one ends extends it; empty ones are left out).
+  std::mt19937_64 rng(20261127);
+  std::uniform_int_distribution<std::int64_t> small(0, 4);
+  std::uniform_int_distribution<int> kind(0, 4);
+  std::int64_t joined_seen = 0;
+  for (int round = 0; round < 4000; ++round) {
+    StridedDatatype::Builder as_is;
+    StridedDatatype::Builder runs;
+    std::vector<Tuple> listed;
+    std::vector<Tuple> joined;
+    std::int64_t at = small(rng);
+    const int progressions = 1 + static_cast<int>(small(rng));
+    for (int g = 0; g < progressions; ++g) {
+      const std::int64_t len = kind(rng) == 0 ? 0 : 1 + small(rng);
+      const int k = kind(rng);
+      // step: the length (one run), a gap, or the previous segment's step by chance.
+      const std::int64_t step = k == 0 ? len : k == 1 ? 0 : len + small(rng);
+      const std::int64_t n = k == 4 ? 1 : small(rng) + 1;
+      const std::int64_t start = kind(rng) == 0 ? at : at + small(rng);  // sometimes where the last ended
+      as_is.append(start, len, step, n);
+      runs.join(start, len, step, n);
+      for (std::int64_t i = 0; i < n; ++i) {
+        const Tuple t{start + i * step, len};
+        listed.push_back(t);
+        if (t.length == 0) continue;
+        if (!joined.empty() && joined.back().offset + joined.back().length == t.offset) {
+          joined.back().length += t.length;
+          ++joined_seen;
+        } else {
+          joined.push_back(t);
+        }
+      }
+      at = start + (n - 1) * step + len;
+    }
+    const std::int64_t count = 1 + small(rng);
+    const std::int64_t stride = 100 + small(rng);
+    const StridedDatatype a = as_is.finish(count, stride);
+    const StridedDatatype j = runs.finish(count, stride);
+    INFO("round " << round);
+    REQUIRE(a == StridedDatatype(Datatype{listed, count, stride}));
+    REQUIRE(a.datatype() == Datatype(Datatype{listed, count, stride}));
+    REQUIRE(a.segments().size() == StridedDatatype(Datatype{listed, count, stride}).segments().size());
+    REQUIRE(j == StridedDatatype(Datatype{joined, count, stride}));
+    REQUIRE(j.tuples() == static_cast<std::int64_t>(joined.size()));
+    REQUIRE(j.size() == StridedDatatype(Datatype{joined, count, stride}).size());
+    for (std::size_t s = 0; s < j.segments().size(); ++s)
+      REQUIRE(j.segments()[s].first == StridedDatatype(Datatype{joined, count, stride}).segments()[s].first);
+  }
+  CHECK(joined_seen > 1000);  // the joins were exercised
+  // A finished builder starts again empty; bad input is refused as the Datatype constructor refuses it.
+  StridedDatatype::Builder b;
+  b.join(5, 2, 2, 3);
+  CHECK(b.finish() == StridedDatatype(Datatype{{{5, 6}}, 1, 0}));
+  CHECK(b.finish().size() == 0);
+  CHECK_THROWS_AS(b.append(0, -1), std::invalid_argument);
+  constexpr std::int64_t big = std::numeric_limits<std::int64_t>::max() / 2;
+  StridedDatatype::Builder o;
+  CHECK_THROWS_AS(o.append(0, 1, big, 4), std::invalid_argument);
+  StridedDatatype::Builder r;
+  r.append(0, 1);
+  CHECK_THROWS_AS(r.finish(-1, 0), std::invalid_argument);
+}

@@ -11,35 +11,134 @@ StridedDatatype::StridedDatatype() : d_(std::make_shared<const Data>()) {}
 
 StridedDatatype::StridedDatatype(const Datatype& dt) {
   check_datatype_range(dt);
-  auto d = std::make_shared<Data>();
-  d->count = dt.count;
-  d->stride = dt.stride;
-  d->tuples = static_cast<std::int64_t>(dt.tuples.size());
-  std::int64_t entries = 0;
-  for (const Tuple& t : dt.tuples) {
-    if (!d->segs.empty()) {
-      Segment& s = d->segs.back();
-      // t continues the progression (offsets far apart enough to overflow never do: a new segment).
-      std::int64_t step = 0;
-      std::int64_t at = 0;
-      const bool continues =
-          s.length == t.length &&
-          (s.tuples == 1 ? !__builtin_sub_overflow(t.offset, s.offset, &step)
-                         : !__builtin_mul_overflow(s.tuples, s.step, &at) &&
-                               !__builtin_add_overflow(s.offset, at, &at) && at == t.offset);
-      if (continues) {
-        if (s.tuples == 1) s.step = step;
-        ++s.tuples;
-        entries += t.length;
-        continue;
-      }
+  Builder b;
+  for (const Tuple& t : dt.tuples) b.append(t.offset, t.length);
+  *this = b.finish(dt.count, dt.stride);
+}
+
+// ---- Builder
+
+void StridedDatatype::Builder::append(std::int64_t offset, std::int64_t length) {
+  if (length < 0) throw std::invalid_argument("datatype: negative tuple length " + std::to_string(length));
+  Data& d = *d_;
+  if (!d.segs.empty()) {
+    Segment& s = d.segs.back();
+    // The tuple continues the progression (offsets far apart enough to overflow never do: a new segment).
+    std::int64_t step = 0;
+    std::int64_t at = 0;
+    const bool continues = s.length == length &&
+                           (s.tuples == 1 ? !__builtin_sub_overflow(offset, s.offset, &step)
+                                          : !__builtin_mul_overflow(s.tuples, s.step, &at) &&
+                                                !__builtin_add_overflow(s.offset, at, &at) && at == offset);
+    if (continues) {
+      if (s.tuples == 1) s.step = step;
+      ++s.tuples;
+      ++d.tuples;
+      add_entries(length, 1);
+      return;
     }
-    d->segs.push_back(Segment{t.offset, t.length, 0, 1, entries});
-    entries += t.length;
   }
-  d->segs.shrink_to_fit();
-  d->replica = entries;
-  d_ = std::move(d);
+  d.segs.push_back(Segment{offset, length, 0, 1, d.replica});
+  ++d.tuples;
+  add_entries(length, 1);
+}
+
+void StridedDatatype::Builder::add_entries(std::int64_t length, std::int64_t n) {
+  std::int64_t add = 0;
+  if (__builtin_mul_overflow(length, n, &add) || __builtin_add_overflow(d_->replica, add, &d_->replica))
+    throw std::invalid_argument("datatype: the entry count overflows int64 (" + std::to_string(d_->tuples) +
+                                " tuples)");
+}
+
+namespace {
+
+/// The offset of a progression's last tuple, which bounds the others'.
+std::int64_t last_offset(std::int64_t offset, std::int64_t step, std::int64_t n) {
+  std::int64_t last = 0;
+  if (__builtin_mul_overflow(n - 1, step, &last) || __builtin_add_overflow(offset, last, &last))
+    throw std::invalid_argument("datatype: a progression's offsets overflow int64 (offset " +
+                                std::to_string(offset) + ", step " + std::to_string(step) + ", " +
+                                std::to_string(n) + " tuples)");
+  return last;
+}
+
+}  // namespace
+
+void StridedDatatype::Builder::append(std::int64_t offset, std::int64_t length, std::int64_t step,
+                                      std::int64_t n) {
+  if (n <= 0) return;
+  last_offset(offset, step, n);
+  // One tuple at a time until the last segment is this progression's (at most three: one may extend the
+  // previous segment, which then ends; one starts a segment; the next sets its step), then the rest at once.
+  while (n > 0) {
+    append(offset, length);
+    --n;
+    Segment& s = d_->segs.back();
+    if (n > 0 && s.tuples >= 2 && s.step == step) {
+      s.tuples += n;
+      d_->tuples += n;
+      add_entries(length, n);
+      return;
+    }
+    offset += step;
+  }
+}
+
+void StridedDatatype::Builder::join(std::int64_t offset, std::int64_t length, std::int64_t step,
+                                    std::int64_t n) {
+  if (length <= 0 || n <= 0) return;
+  auto extend = [&](std::int64_t off, std::int64_t len) {
+    if (has_open_ && open_.offset + open_.length == off) {
+      open_.length += len;
+      return;
+    }
+    if (has_open_) append(open_.offset, open_.length);
+    open_ = Tuple{off, len};
+    has_open_ = true;
+  };
+  const std::int64_t last = last_offset(offset, step, n);
+  if (step == length) {  // one run
+    extend(offset, last + length - offset);
+    return;
+  }
+  // Otherwise no tuple of the progression starts where the previous one ends: the first may extend the open
+  // run, the last stays open, those between are runs of their own.
+  extend(offset, length);
+  if (n == 1) return;
+  append(open_.offset, open_.length);
+  append(offset + step, length, step, n - 2);
+  open_ = Tuple{last, length};
+}
+
+StridedDatatype StridedDatatype::Builder::finish(std::int64_t count, std::int64_t stride) {
+  if (has_open_) append(open_.offset, open_.length);
+  has_open_ = false;
+  Data& d = *d_;
+  d.count = count;
+  d.stride = stride;
+  // check_datatype_range's checks (the entry count was checked as it grew; the ends of each segment's first
+  // and last tuples bound the others').
+  if (count < 0) throw std::invalid_argument("datatype: negative replica count " + std::to_string(count));
+  std::int64_t shift = 0;  // the last replica's displacement
+  std::int64_t all = 0;
+  if ((count > 1 && __builtin_mul_overflow(count - 1, stride, &shift)) ||
+      __builtin_mul_overflow(d.replica, count, &all))
+    throw std::invalid_argument("datatype: the replicas overflow int64 (count " + std::to_string(count) +
+                                ", stride " + std::to_string(stride) + ", " + std::to_string(d.replica) +
+                                " entries a replica)");
+  for (const Segment& s : d.segs)
+    for (const std::int64_t off : {s.offset, s.offset + (s.tuples - 1) * s.step}) {
+      std::int64_t end = 0;
+      if (__builtin_add_overflow(off, s.length, &end) || __builtin_add_overflow(end, shift, &end))
+        throw std::invalid_argument("datatype: a tuple's end overflows int64 (offset " + std::to_string(off) +
+                                    ", length " + std::to_string(s.length) + ", last replica's shift " +
+                                    std::to_string(shift) + ")");
+    }
+  d.segs.shrink_to_fit();
+  StridedDatatype out;
+  out.d_ = std::move(d_);
+  d_ = std::make_shared<Data>();
+  return out;
 }
 
 Datatype StridedDatatype::datatype() const {

@@ -71,6 +71,8 @@ class StridedDatatype {
   bool operator==(const StridedDatatype& o) const;
   bool operator==(const Datatype& o) const { return datatype() == o; }
 
+  class Builder;
+
  private:
   [[noreturn]] void throw_range_error(std::int64_t first, std::int64_t n) const;
   struct Data {
@@ -82,6 +84,33 @@ class StridedDatatype {
   };
   /// Immutable and shared: a copy (the plan's phase and the bundle that sends it) costs a pointer.
   std::shared_ptr<const Data> d_;
+};
+
+/// Builds a StridedDatatype from its tuples given as arithmetic progressions, in O(1) a progression: the
+/// same segments as the constructor from the Datatype of those tuples, without listing them. For datatypes
+/// known in closed form (iec-parametric's plans: a few progressions of blocks where the tuple list has
+/// O(Np) tuples).
+class StridedDatatype::Builder {
+ public:
+  /// Appends one tuple as it is (each one a tuple of the datatype, as in the Datatype constructor). Throws
+  /// std::invalid_argument on a negative length or when the entry count would overflow int64.
+  void append(std::int64_t offset, std::int64_t length);
+  /// Appends n tuples of `length` entries, the first at `offset`, each `step` entries after the previous;
+  /// also throws when an offset would overflow int64.
+  void append(std::int64_t offset, std::int64_t length, std::int64_t step, std::int64_t n);
+  /// Adds the same progression as runs: a tuple that starts where the previous one ends extends it, as
+  /// compute_datatype joins consecutive addresses; tuples of no entries are left out.
+  void join(std::int64_t offset, std::int64_t length, std::int64_t step = 0, std::int64_t n = 1);
+  /// The datatype of what was added, replicated `count` times, `stride` entries apart; checked as the
+  /// Datatype constructor checks (std::invalid_argument when an end or the entry count overflows). The
+  /// builder is empty afterwards.
+  StridedDatatype finish(std::int64_t count = 1, std::int64_t stride = 0);
+
+ private:
+  void add_entries(std::int64_t length, std::int64_t n);
+  std::shared_ptr<Data> d_ = std::make_shared<Data>();
+  Tuple open_{};  ///< join's last run, which the next one may still extend
+  bool has_open_ = false;
 };
 
 /// MPI_Pack and MPI_Unpack by a StridedDatatype: the same bytes, in the same order, as pack and unpack by
