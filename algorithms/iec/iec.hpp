@@ -215,7 +215,8 @@ std::int64_t block_cyclic_bx(const Distribution& d);
 /// reason.
 std::string check_parametric(const Distribution& d);
 /// The plan of rank `rank` for block_cyclic(nx, np, bx), computed by the rank alone from Nx, Np and Bx in
-/// O(Np + Nx/Np) steps, without the inspector's datatype exchange: equal in every field to inspect_all's
+/// O(log^2 Np) steps (O(Nx) for one rank), without the inspector's datatype exchange: equal in every field
+/// to inspect_all's
 /// (tests/test_iec_parametric.cpp). Throws std::invalid_argument when the shape has no plan (check first).
 RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank);
 /// The tuples the parametrised equations produce for `plan`: those of its send datatypes and of one

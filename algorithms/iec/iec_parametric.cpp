@@ -52,6 +52,23 @@ struct Shape {
   i64 below(int o, const Cut& c) const {
     return c.whole + std::clamp<i64>(c.rest - static_cast<i64>(o) * bx, 0, bx);
   }
+  /// Calls fn(o, end) for the runs [o, end) that split origins [o0, o1) where below(o, a) or below(o, b)
+  /// may change: at the origin a cut falls in and the next one (the origins before get Bx entries more of
+  /// the period, those after none).
+  template <class Fn>
+  void for_pieces(int o0, int o1, const Cut& a, const Cut& b, Fn&& fn) const {
+    const i64 qa = a.rest / bx;
+    const i64 qb = b.rest / bx;
+    i64 cuts[4] = {qa, qa + 1, qb, qb + 1};
+    std::sort(cuts, cuts + 4);
+    i64 at = o0;
+    for (const i64 c : cuts)
+      if (c > at && c < o1) {
+        fn(static_cast<int>(at), static_cast<int>(c));
+        at = c;
+      }
+    fn(static_cast<int>(at), o1);
+  }
   /// The first logical address of rank r's file range after phase k (Property 4: the lower half when bit
   /// k of r is 0); the range has Nx / 2^(k+1) entries.
   i64 range_lo(int r, int k) const {
@@ -62,14 +79,21 @@ struct Shape {
   }
 };
 
-/// Offset-length tuples of ascending positions, adjacent ones joined (Compute_Datatype of runs).
-void add_run(std::vector<Tuple>& runs, i64 off, i64 len) {
-  if (len <= 0) return;
-  if (!runs.empty() && runs.back().offset + runs.back().length == off)
-    runs.back().length += len;
-  else
-    runs.push_back(Tuple{off, len});
-}
+/// Where a rank holds the blocks of origins [o0, o1): origin o's block starts at pos + (o - o0) step and
+/// begins with the origin's entry `first`.
+struct Blocks {
+  int o0 = 0;
+  int o1 = 0;
+  i64 pos = 0;
+  i64 step = 0;
+  i64 first = 0;
+};
+
+/// Where a rank holds one origin's block: its first position and the origin's entry stored there.
+struct Block {
+  i64 pos = 0;
+  i64 first = 0;
+};
 
 }  // namespace
 
@@ -118,93 +142,97 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
   const i64 own = nx / np;
   const i64 half = own / 2;
 
-  // Where the rank holds each origin's block: its first position and the entry of the origin stored there.
-  // Before phase k the rank holds the blocks of its group, origins [rank AND NOT (2^k - 1), + 2^k), in
-  // ascending origin order through its memory (see the file's head).
-  struct Block {
-    i64 pos = 0;
-    i64 first = 0;
-  };
-  std::vector<Block> block(static_cast<std::size_t>(np));
+  // Where the rank holds each origin's block, as runs of consecutive origins whose blocks follow each
+  // other at a constant step from the same first entry. Before phase k they cover the rank's group,
+  // origins [rank AND NOT (2^k - 1), + 2^k), in ascending origin order, which is their order through the
+  // rank's memory (see the file's head). A receive region is a few runs (the origins' counts in a range
+  // change only at its two ends' origins), so a rank holds O(log Np) runs and a phase costs as many steps.
+  std::vector<Blocks> held;
+  std::vector<Blocks> got;  // a phase's receive region
 
   RankPlan plan;
   plan.rank = rank;
   plan.alloc_offset = alloc_offset(rank, nx, np);
   plan.buffer_entries = buffer_entries(nx, np);
   plan.file_offset = file_offset(rank, nx, np);
-  block[static_cast<std::size_t>(rank)] = Block{plan.alloc_offset, 0};
-  std::vector<Tuple> runs;
+  held.push_back(Blocks{rank, rank + 1, plan.alloc_offset, 0, 0});
+  StridedDatatype::Builder dt;
   for (int k = 0; k < s.nph; ++k) {
     const int group = 1 << k;
     // L3-L4: the entries in the partner's new range, in ascending memory order: block by block, origin by
-    // origin.
+    // origin, a progression over each run of origins whose counts below the range's ends are the same.
     const int target = partner(rank, k);
     const i64 lo_at = s.range_lo(target, k);
     const Shape::Cut lo = s.cut(lo_at);
     const Shape::Cut hi = s.cut(lo_at + (nx >> (k + 1)));
-    runs.clear();
-    for (int o = rank & ~(group - 1); o < (rank & ~(group - 1)) + group; ++o) {
-      const Block& b = block[static_cast<std::size_t>(o)];
-      const i64 a = s.below(o, lo);
-      add_run(runs, b.pos + a - b.first, s.below(o, hi) - a);
-    }
+    for (const Blocks& b : held)
+      s.for_pieces(b.o0, b.o1, lo, hi, [&](int o, int end) {
+        const i64 a = s.below(o, lo);
+        dt.join(b.pos + (o - b.o0) * b.step + a - b.first, s.below(o, hi) - a, b.step, end - o);
+      });
     const i64 recv = recv_offset(rank, k, nx, np);
-    plan.phases.push_back(Phase{target, recv, StridedDatatype(Datatype{runs, 1, 0})});
+    plan.phases.push_back(Phase{target, recv, dt.finish()});
     // L6-L9: the partner's blocks of the rank's own new range, its group's origins in ascending order,
-    // stored consecutively from recv.
+    // stored consecutively from recv. The partner's group lies next to the rank's: below it or above it.
     const i64 keep_at = s.range_lo(rank, k);
     const Shape::Cut keep_lo = s.cut(keep_at);
     const Shape::Cut keep_hi = s.cut(keep_at + (nx >> (k + 1)));
+    const int from = target & ~(group - 1);
+    got.clear();
     i64 at = recv;
-    for (int o = target & ~(group - 1); o < (target & ~(group - 1)) + group; ++o) {
+    s.for_pieces(from, from + group, keep_lo, keep_hi, [&](int o, int end) {
       const i64 a = s.below(o, keep_lo);
-      block[static_cast<std::size_t>(o)] = Block{at, a};
-      at += s.below(o, keep_hi) - a;
-    }
+      const i64 size = s.below(o, keep_hi) - a;
+      got.push_back(Blocks{o, end, at, size, a});
+      at += size * (end - o);
+    });
+    held.insert(from < rank ? held.begin() : held.end(), got.begin(), got.end());
     if (at != recv + half)
       throw std::logic_error("iec-parametric: rank " + std::to_string(rank) + " receives " +
                              std::to_string(at - recv) + " entries in phase " + std::to_string(k) +
                              ", expected Nx/(2Np)=" + std::to_string(half));
   }
-  // L10: the positions of the chunk's entries in logical order, Compute_Datatype_Intervaled of them.
-  // positions(from, count): the entries [from, from + count) of the chunk, a run of up to Bx entries of one
-  // origin at a time, origin after origin through each period.
-  auto positions = [&](i64 from, i64 count) {
-    std::vector<i64> out;
-    out.reserve(static_cast<std::size_t>(count));
-    i64 cycle = from / s.period;  // the period (Np Bx entries) l lies in
-    int o = static_cast<int>(from % s.period / bx);
-    i64 in_block = from % bx;
-    for (i64 l = from; l < from + count;) {
-      const i64 len = std::min(bx - in_block, from + count - l);
-      const Block& b = block[static_cast<std::size_t>(o)];
-      const i64 at = b.pos + cycle * bx + in_block - b.first;
-      for (i64 i = 0; i < len; ++i) out.push_back(at + i);
-      l += len;
-      in_block = 0;
-      if (++o == np) {
-        o = 0;
-        ++cycle;
-      }
-    }
-    return out;
-  };
-  // Every block advances by Bx entries from one period to the next, so when the chunk is whole periods,
-  // period c's positions are the first period's plus c Bx. When the first period's ascend and the second
-  // period starts at or below the end of the first, Compute_Datatype_Intervaled's first interval is the
-  // first period and the rest is its replication with stride Bx: that Datatype, without the other
-  // periods' positions (tests compare it with the inspector's).
+  // L10: the positions of the chunk's entries in logical order, Compute_Datatype_Intervaled of them. Every
+  // block advances by Bx entries from one period (Np Bx entries) to the next, so when the chunk is whole
+  // periods, period c's positions are the first period's plus c Bx. When the first period's ascend, they
+  // are the first interval of Compute_Datatype_Intervaled when there is one period, and when there are
+  // more and the second period starts at or below the end of the first, the rest is its replication with
+  // stride Bx: that Datatype, without the other periods' positions (tests compare it with the
+  // inspector's). The first period is one progression of Bx-entry runs a run of origins.
   const i64 periods = own / s.period;
-  if (own % s.period == 0 && plan.file_offset % s.period == 0 && periods > 1) {
-    const std::vector<i64> first = positions(plan.file_offset, s.period);
-    const bool ascends =
-        std::adjacent_find(first.begin(), first.end(), [](i64 a, i64 b) { return b <= a; }) == first.end();
-    if (ascends && first.front() + bx <= first.back()) {
-      plan.pack = StridedDatatype(Datatype{compute_datatype(first), periods, bx});
+  const i64 cycle = plan.file_offset / s.period;
+  if (own % s.period == 0 && plan.file_offset % s.period == 0) {
+    bool ascends = true;
+    i64 next = 0;  // the least position the next run of Bx may start at
+    for (const Blocks& b : held) {
+      const i64 start = b.pos - b.first + cycle * bx;
+      ascends = ascends && (&b == &held.front() || start >= next) && (b.o1 - b.o0 == 1 || b.step >= bx);
+      next = start + (b.o1 - b.o0 - 1) * b.step + bx;
+    }
+    const i64 front = held.front().pos - held.front().first + cycle * bx;
+    if (ascends && (periods == 1 || front + bx <= next - 1)) {
+      for (const Blocks& b : held) dt.join(b.pos - b.first + cycle * bx, bx, b.step, b.o1 - b.o0);
+      plan.pack = periods == 1 ? dt.finish() : dt.finish(periods, bx);
       return plan;
     }
   }
-  plan.pack = StridedDatatype(compute_datatype_intervaled(positions(plan.file_offset, own)));
+  // Otherwise position by position (one rank, whose single origin's positions ascend through its periods).
+  std::vector<Block> block(static_cast<std::size_t>(np));
+  for (const Blocks& b : held)
+    for (int o = b.o0; o < b.o1; ++o)
+      block[static_cast<std::size_t>(o)] = Block{b.pos + (o - b.o0) * b.step, b.first};
+  std::vector<i64> positions;
+  positions.reserve(static_cast<std::size_t>(own));
+  int o = 0;
+  for (i64 l = plan.file_offset, c = cycle; l < plan.file_offset + own; l += bx) {
+    const Block& b = block[static_cast<std::size_t>(o)];
+    for (i64 i = 0; i < bx; ++i) positions.push_back(b.pos + c * bx + i - b.first);
+    if (++o == np) {
+      o = 0;
+      ++c;
+    }
+  }
+  plan.pack = StridedDatatype(compute_datatype_intervaled(positions));
   return plan;
 }
 
