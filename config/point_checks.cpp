@@ -1,5 +1,7 @@
 #include "config/point_checks.hpp"
 
+#include <cstdlib>
+#include <sstream>
 #include <stdexcept>
 
 #include "algorithms/two_phase/cb_config_list.hpp"
@@ -32,11 +34,30 @@ std::string check_aggregators(const RunSpec& r) {
 
 }  // namespace
 
+std::string check_memory_maps(int ranks, std::int64_t max_maps, const std::string& simgrid_cfg) {
+  std::stringstream items(simgrid_cfg);
+  for (std::string item; std::getline(items, item, ';');)
+    if (item == "contexts/guard-size:0") return "";
+  // The process's own maps before the actors (its libraries, heap, ciosim's data): 179 at the start of a
+  // run, measured; 512 leaves room.
+  constexpr std::int64_t kOwnMaps = 512;
+  const std::int64_t needed = 2 * static_cast<std::int64_t>(ranks) + kOwnMaps;
+  if (max_maps <= 0 || needed <= max_maps) return "";
+  return "run.ranks = " + std::to_string(ranks) + " needs at least " + std::to_string(needed) +
+         " memory maps (SimGrid gives each rank a stack and a guard page), more than vm.max_map_count = " +
+         std::to_string(max_maps) +
+         " on this machine; raise it (as root: sysctl -w vm.max_map_count=" + std::to_string(4 * needed) +
+         "), or run SimGrid without guard pages, which then cannot catch a stack overflow: "
+         "CIOSIM_SIMGRID_CFG='contexts/guard-size:0;contexts/stack-size:64' (KiB), or use fewer ranks";
+}
+
 std::string check_point(const RunSpec& r, const MemoryLimit& limit) {
   if (limit.bytes > 0)
     if (std::string why = memory_refusal(estimate_memory(r, workload_size(r.workload, r.ranks)), limit);
         !why.empty())
       return why;
+  const char* cfg = std::getenv("CIOSIM_SIMGRID_CFG");
+  if (std::string why = check_memory_maps(r.ranks, limit.maps, cfg ? cfg : ""); !why.empty()) return why;
   return check_aggregators(r);
 }
 

@@ -254,6 +254,7 @@ WorkloadSize workload_size(const WorkloadSpec& w, int ranks) {
 
 MemoryLimit memory_limit(const std::string& max_memory, int jobs) {
   MemoryLimit m;
+  m.maps = max_memory_maps();  // per process: each point runs in its own
   const bool given = !max_memory.empty();
   const std::int64_t total = given ? parse_size(max_memory, "--max-memory") : physical_memory();
   if (total <= 0) return m;  // the machine's memory is unknown and no limit was given
@@ -277,6 +278,15 @@ std::int64_t physical_memory() {
   const long pages = ::sysconf(_SC_PHYS_PAGES), size = ::sysconf(_SC_PAGESIZE);
   if (pages <= 0 || size <= 0) return 0;
   return static_cast<std::int64_t>(pages) * size;
+}
+
+std::int64_t max_memory_maps() {
+  std::FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r");
+  if (!f) return 0;
+  long long n = 0;
+  const bool read = std::fscanf(f, "%lld", &n) == 1;
+  std::fclose(f);
+  return read && n > 0 ? n : 0;
 }
 
 std::string format_bytes(std::int64_t bytes) {

@@ -52,8 +52,9 @@ bool auto_chooses_elided(const RunSpec& spec, const WorkloadSize& size);
 /// bytes = 0: no limit known.
 struct MemoryLimit {
   std::int64_t bytes = 0;
-  std::string what;    ///< "this machine's 23.4 GiB", "--max-memory 1.0 GiB / -j 2 = 512.0 MiB"
-  std::string advice;  ///< what else to change besides the workload: "lower -j, or raise --max-memory"
+  std::string what;       ///< "this machine's 23.4 GiB", "--max-memory 1.0 GiB / -j 2 = 512.0 MiB"
+  std::string advice;     ///< what else to change besides the workload: "lower -j, or raise --max-memory"
+  std::int64_t maps = 0;  ///< the memory maps a process may have (vm.max_map_count; 0: unknown, unchecked)
 };
 /// The limit for `--max-memory TEXT` ("" = the machine's memory) and -j `jobs`. Throws ConfigError on a
 /// malformed size.
@@ -73,6 +74,8 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size);
 
 /// The machine's physical memory in bytes (0 when unknown).
 std::int64_t physical_memory();
+/// The most memory maps a process may have, /proc/sys/vm/max_map_count (0 when unknown).
+std::int64_t max_memory_maps();
 
 /// "1.5 GiB", "320 MiB", "12 KiB", "100 B".
 std::string format_bytes(std::int64_t bytes);

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "config/platform_file.hpp"
+#include "config/point_checks.hpp"
 #include "config/resources.hpp"
 #include "config/workload.hpp"
 #include "config_fixture.hpp"
@@ -119,6 +120,31 @@ TEST_CASE("a cb_config_list that selects no aggregator is refused in the validat
   }
   // Techniques that do not open the file with it, and LAP writes (their own list), ignore it.
   CHECK_NOTHROW(parse_scenario(text, "t.toml", d.opt({"hints.cb_config_list=\"*:0\""})));
+}
+
+TEST_CASE("ranks whose stacks need more memory maps than the kernel allows are refused before simulating",
+          "[config][memory]") {
+  // SimGrid's stack and guard page per rank: two maps each, plus the process's own.
+  const std::string e = check_memory_maps(65536, 65530, "");
+  CHECK(contains(e, "run.ranks = 65536 needs at least 131584 memory maps"));
+  CHECK(contains(e, "vm.max_map_count = 65530"));
+  CHECK(contains(e, "sysctl -w vm.max_map_count="));
+  CHECK(contains(e, "CIOSIM_SIMGRID_CFG='contexts/guard-size:0;contexts/stack-size:64'"));
+  CHECK(e.find('\n') == std::string::npos);
+  CHECK(check_memory_maps(16384, 65530, "").empty());   // 33,280 maps: runs (measured)
+  CHECK(!check_memory_maps(32768, 65530, "").empty());  // 66,048
+  CHECK(check_memory_maps(65536, 0, "").empty());       // the limit unknown: not checked
+  CHECK(check_memory_maps(65536, 65530, "contexts/factory:thread;contexts/guard-size:0").empty());
+  CHECK(!check_memory_maps(65536, 65530, "contexts/guard-size:4096").empty());
+  // In the validation pass, as a bad point (the limit set here instead of the machine's).
+  DataDir d;
+  LoadOptions o = d.opt({"workload.nx=1048576", "run.ranks=1024", "platform.nodes=1024"});
+  o.memory.maps = 1000;
+  const std::string p = error_of([&] { parse_scenario(kRegular, "t.toml", o); });
+  CHECK(contains(p, "run.ranks = 1024 needs at least 2560 memory maps"));
+  o = d.opt({"workload.nx=1048576", "run.ranks=128", "platform.nodes=128"});
+  o.memory.maps = 1000;
+  CHECK_NOTHROW(parse_scenario(kRegular, "t.toml", o));
 }
 
 TEST_CASE("the effective configuration of a lists workload loads back from another folder",
