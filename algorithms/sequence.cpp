@@ -340,7 +340,7 @@ bool run_sequence(Process& p, const TechniqueInfo& tech, const TechniqueInput& i
             make_local_data(*in.dist, p.rank(), es, value_base(disp + off, es));
         std::vector<std::byte> got(want.size());
         s->read(got);
-        reads_ok = reads_ok && got == want;
+        reads_ok = reads_ok && same_bytes(got, want);
         break;
       }
       case OpKind::Sync:

@@ -119,6 +119,8 @@ void fill_entry(std::int64_t i, std::span<std::byte> out);
 /// carries the value of entry base + i (an operation sequence's later steps: algorithms/sequence.hpp).
 std::vector<std::byte> make_local_data(const Distribution& d, int rank, std::int64_t element_size,
                                        std::int64_t base = 0);
+/// Whether a and b hold the same bytes (memcmp: std::equal and vector's == compare std::byte one at a time).
+bool same_bytes(std::span<const std::byte> a, std::span<const std::byte> b);
 /// The file a technique with `layout` must produce.
 std::vector<std::byte> expected_file(const Distribution& d, FileLayout layout, std::int64_t element_size,
                                      std::int64_t base = 0);

@@ -258,7 +258,7 @@ RunResult simulate(const RunSpec& spec) {
   };
   const auto same = [&](const payload::Buffer& a, const payload::Buffer& b) {
     return elided ? payload::same_contents(payload::pieces(a), payload::pieces(b))
-                  : std::ranges::equal(a.span(), b.span());
+                  : same_bytes(a.span(), b.span());
   };
   const auto export_file = [&](const filesystem::FileStore& file) {
     if (!spec.export_file.empty()) file.export_to(spec.export_file);  // bytes only (payload_elided)
@@ -295,7 +295,7 @@ RunResult simulate(const RunSpec& spec) {
         },
         [&](const filesystem::FileStore& file) {
           verified = elided ? payload::same_contents(file.pieces(), expected_pieces(dist, tech.layout, es))
-                            : file.bytes() == expected_file(dist, tech.layout, es);
+                            : same_bytes(file.bytes(), expected_file(dist, tech.layout, es));
           export_file(file);
         });
     res.file_verified = verified;

@@ -379,3 +379,37 @@ TEST_CASE("technique registry, fill_entry and expected files", "[technique]") {
   REQUIRE(logical.size() == 16);
   for (int i = 0; i < 8; ++i) CHECK(logical[static_cast<std::size_t>(2 * i)] == std::byte(i));
 }
+
+TEST_CASE("local data and expected files hold fill_entry's bytes for every element size", "[technique]") {
+  // Built whole values at a time where the host allows; byte for byte what fill_entry gives entry by entry,
+  // with values past 2^32 and 2^56 (their high bytes) and a base.
+  const std::vector<Distribution> dists{block_cyclic(96, 4, 3), block_cyclic(64, 2, 1), block3d(4, 6, 2, 4),
+                                        irregular(72, 3, 7)};
+  for (const std::int64_t es : {1, 2, 3, 4, 5, 8, 12, 16}) {
+    for (const std::int64_t base : {std::int64_t{0}, std::int64_t{0x1234567890}, std::int64_t{1} << 57}) {
+      INFO("element size " << es << ", base " << base);
+      for (const Distribution& d : dists) {
+        std::vector<std::byte> want_file;
+        for (int r = 0; r < d.nprocs(); ++r) {
+          std::vector<std::byte> want;
+          const Datatype& dt = d.per_rank[static_cast<std::size_t>(r)];
+          for (std::int64_t k = 0; k < dt.size(); ++k) {  // element k is x[phy2log(dt, k)] (Fig. 9)
+            std::vector<std::byte> e(static_cast<std::size_t>(es));
+            fill_entry(base + phy2log(dt, k), e);
+            want.insert(want.end(), e.begin(), e.end());
+          }
+          CHECK(make_local_data(d, r, es, base) == want);
+          want_file.insert(want_file.end(), want.begin(), want.end());
+        }
+        CHECK(expected_file(d, FileLayout::RankMajor, es, base) == want_file);
+        std::vector<std::byte> logical;
+        for (std::int64_t i = 0; i < d.nx; ++i) {
+          std::vector<std::byte> e(static_cast<std::size_t>(es));
+          fill_entry(base + i, e);
+          logical.insert(logical.end(), e.begin(), e.end());
+        }
+        CHECK(expected_file(d, FileLayout::Logical, es, base) == logical);
+      }
+    }
+  }
+}
