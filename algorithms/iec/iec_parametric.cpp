@@ -216,17 +216,24 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
       return plan;
     }
   }
-  // Otherwise position by position (one rank, whose single origin's positions ascend through its periods).
+  // Otherwise position by position (one rank, whose single origin's positions ascend through its periods;
+  // or a chunk that is not whole periods): a run of up to Bx entries of one origin at a time, origin after
+  // origin through each period, from the chunk's first entry.
   std::vector<Block> block(static_cast<std::size_t>(np));
   for (const Blocks& b : held)
     for (int o = b.o0; o < b.o1; ++o)
       block[static_cast<std::size_t>(o)] = Block{b.pos + (o - b.o0) * b.step, b.first};
   std::vector<i64> positions;
   positions.reserve(static_cast<std::size_t>(own));
-  int o = 0;
-  for (i64 l = plan.file_offset, c = cycle; l < plan.file_offset + own; l += bx) {
+  const i64 end = plan.file_offset + own;
+  i64 c = cycle;
+  int o = static_cast<int>(plan.file_offset % s.period / bx);
+  i64 in_block = plan.file_offset % bx;
+  for (i64 l = plan.file_offset; l < end; in_block = 0) {
+    const i64 len = std::min(bx - in_block, end - l);
     const Block& b = block[static_cast<std::size_t>(o)];
-    for (i64 i = 0; i < bx; ++i) positions.push_back(b.pos + c * bx + i - b.first);
+    for (i64 i = 0; i < len; ++i) positions.push_back(b.pos + c * bx + in_block + i - b.first);
+    l += len;
     if (++o == np) {
       o = 0;
       ++c;
