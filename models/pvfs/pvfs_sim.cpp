@@ -13,6 +13,7 @@
 #include "models/pvfs/pvfs_sim.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <deque>
 #include <memory>
@@ -45,6 +46,38 @@ struct MetaRequest {
 };
 
 constexpr int kChunksInFlight = 2;  // double buffering of the flow protocol
+
+/// The chunks a flow has in flight, oldest first: at most kChunksInFlight, kept in place (a std::deque
+/// allocated its blocks for every flow of every request).
+class InFlight {
+ public:
+  using Chunk = std::pair<sg4::CommPtr, std::int64_t>;  ///< the chunk's communication, its bytes
+  [[nodiscard]] std::size_t size() const { return n_; }
+  [[nodiscard]] bool empty() const { return n_ == 0; }
+  Chunk& front() { return slots_[head_]; }
+  void pop_front() {
+    slots_[head_] = Chunk{};
+    head_ = (head_ + 1) % kChunksInFlight;
+    --n_;
+  }
+  void emplace_back(sg4::CommPtr c, std::int64_t bytes) {
+    slots_[(head_ + n_) % kChunksInFlight] = Chunk{std::move(c), bytes};
+    ++n_;
+  }
+  /// Calls fn(comm, bytes) for each, oldest first.
+  template <class Fn>
+  void for_each(Fn fn) {
+    for (std::size_t i = 0; i < n_; ++i) {
+      Chunk& c = slots_[(head_ + i) % kChunksInFlight];
+      fn(c.first, c.second);
+    }
+  }
+
+ private:
+  std::array<Chunk, kChunksInFlight> slots_{};
+  std::size_t head_ = 0;
+  std::size_t n_ = 0;
+};
 
 std::int64_t chunks_of(std::int64_t bytes, std::int64_t fb) {
   return (bytes + fb - 1) / fb;
@@ -139,7 +172,7 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
     }
     req->ack->put(req, static_cast<std::uint64_t>(cfg.request_header));
   } else {
-    std::deque<std::pair<sg4::CommPtr, std::int64_t>> inflight;  // chunk sent, its bytes
+    InFlight inflight;  // chunks sent
     for (std::int64_t i = 0; i < n; ++i) {
       const std::int64_t a = i * fb;
       const std::int64_t b = std::min(total, a + fb);
@@ -152,10 +185,10 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
       }
       inflight.emplace_back(req->data->put_async(req, static_cast<std::uint64_t>(b - a)), b - a);
     }
-    for (auto& [c, bytes] : inflight) {
+    inflight.for_each([&](const sg4::CommPtr& c, std::int64_t bytes) {
       c->wait();
       record_transfer(iods_[k], rank_host, c, bytes);
-    }
+    });
   }
   log().span(iod_actor_[k], writing ? "write" : "read", arrived, now(), total, client_rank);
   return disk_ops.direct_issued();
@@ -174,8 +207,8 @@ void PvfsSim::run_flows(std::span<const std::unique_ptr<IoRequest>> reqs) {
     Stage stage = Stage::Request;
     std::int64_t chunks = 0;  ///< chunks of the request
     std::int64_t next = 0;    ///< next chunk to send (write) or receive (read)
-    std::deque<std::pair<sg4::CommPtr, std::int64_t>> inflight;  ///< write: chunks sent, their bytes
-    sg4::CommPtr current;  ///< what the flow waits for now (the oldest chunk in flight when writing)
+    InFlight inflight;        ///< write: chunks sent
+    sg4::CommPtr current;     ///< what the flow waits for now (the oldest chunk in flight when writing)
     IoRequest* token = nullptr;
   };
   std::vector<Flow> flows(reqs.size());
@@ -186,7 +219,7 @@ void PvfsSim::run_flows(std::span<const std::unique_ptr<IoRequest>> reqs) {
     f.chunks = chunks_of(f.req->part.bytes, cfg.flow_buffer);
     const auto header = static_cast<std::uint64_t>(
         cfg.request_header + cfg.region_descriptor * static_cast<std::int64_t>(f.req->part.pieces.size()));
-    f.current = server_mailbox(f.server)->put_async(f.req, header);
+    f.current = iod_mailbox_[static_cast<std::size_t>(f.req->part.server)]->put_async(f.req, header);
   }
   auto send_chunk = [&](Flow& f) {
     const std::int64_t len = std::min(cfg.flow_buffer, f.req->part.bytes - f.next * cfg.flow_buffer);
@@ -256,16 +289,27 @@ void PvfsSim::io(int rank, std::span<const Extent> regions, const std::byte* wda
   // A rank has at most one request in flight per server (this call returns when all are complete), so
   // the data and ack mailboxes of a (rank, server) pair are reused from request to request.
   std::vector<std::unique_ptr<IoRequest>> reqs;
+  const auto servers = static_cast<std::size_t>(iods_.size());
   for (auto& part : parts) {
-    const std::string id = std::to_string(rank) + ">" + std::to_string(part.server);
+    const std::size_t pair = static_cast<std::size_t>(rank) * servers + static_cast<std::size_t>(part.server);
+    if (pair >= pair_mailboxes_.size() || !pair_mailboxes_[pair].first) {
+      // Looked up by name once per pair, not per request. Mailbox::by_name is a simcall, during which
+      // other ranks run and may grow the table: no reference into it is held across the lookups.
+      const std::string id = std::to_string(rank) + ">" + std::to_string(part.server);
+      sg4::Mailbox* data = sg4::Mailbox::by_name("pvfs-data:" + id);
+      sg4::Mailbox* ack = sg4::Mailbox::by_name("pvfs-ack:" + id);
+      if (pair >= pair_mailboxes_.size()) pair_mailboxes_.resize(pair + 1);
+      pair_mailboxes_[pair] = {data, ack};
+    }
+    const auto [data, ack] = pair_mailboxes_[pair];
     auto req = std::make_unique<IoRequest>();
     req->write = wdata != nullptr;
     req->rank = rank;
     req->client = sg4::this_actor::get_host();
     req->wdata = wdata;
     req->rdata = rdata;
-    req->data = sg4::Mailbox::by_name("pvfs-data:" + id);
-    req->ack = sg4::Mailbox::by_name("pvfs-ack:" + id);
+    req->data = data;
+    req->ack = ack;
     req->part = std::move(part);
     reqs.push_back(std::move(req));
   }
@@ -291,6 +335,7 @@ void PvfsSim::build(const filesystem::PlatformHooks& platform) {
     sg4::Host* h = platform.add_server(name);
     h->create_disk("disk", cfg_.disk_read_Bps, cfg_.disk_write_Bps)->seal();
     iods_.push_back(h);
+    iod_mailbox_.push_back(server_mailbox(h));
     iod_actor_.push_back(log().actor(ActorKind::Server, name, name));
     iod_cpu_.push_back(log().resource(ResourceKind::ServerCpu, name + " cpu", name));
     disk_actor_.push_back(log().actor(ActorKind::Disk, name + " disk", name));

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "models/filesystem/file_system_sim.hpp"
@@ -42,6 +43,10 @@ class PvfsSim final : public filesystem::FileSystemSim {
   const PvfsConfig& cfg_;
   sg4::Host* mds_ = nullptr;
   std::vector<sg4::Host*> iods_;
+  std::vector<sg4::Mailbox*> iod_mailbox_;  ///< each I/O server's request mailbox
+  /// The data and acknowledgement mailboxes of (rank, server), at rank * io_servers + server; a rank has
+  /// one request in flight per server at a time, so a pair's mailboxes serve all its requests.
+  std::vector<std::pair<sg4::Mailbox*, sg4::Mailbox*>> pair_mailboxes_;
   // Activity log ids (models/activity/activity_log.hpp): per server its timeline actor and CPU resource,
   // per I/O server its disk's actor and resource.
   int mds_actor_ = -1;
