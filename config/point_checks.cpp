@@ -1,7 +1,5 @@
 #include "config/point_checks.hpp"
 
-#include <cstdlib>
-#include <sstream>
 #include <stdexcept>
 
 #include "algorithms/two_phase/cb_config_list.hpp"
@@ -35,8 +33,7 @@ std::string check_aggregators(const RunSpec& r) {
 }  // namespace
 
 std::string check_memory_maps(int ranks, std::int64_t max_maps, const std::string& simgrid_cfg) {
-  std::stringstream items(simgrid_cfg);
-  for (std::string item; std::getline(items, item, ';');)
+  for (const std::string& item : simgrid_cfg_items(simgrid_cfg))
     if (item == "contexts/guard-size:0") return "";
   // The process's own maps before the actors (its libraries, heap, ciosim's data): 179 at the start of a
   // run, measured; 512 leaves room.
@@ -56,8 +53,7 @@ std::string check_point(const RunSpec& r, const MemoryLimit& limit) {
     if (std::string why = memory_refusal(estimate_memory(r, workload_size(r.workload, r.ranks)), limit);
         !why.empty())
       return why;
-  const char* cfg = std::getenv("CIOSIM_SIMGRID_CFG");
-  if (std::string why = check_memory_maps(r.ranks, limit.maps, cfg ? cfg : ""); !why.empty()) return why;
+  if (std::string why = check_memory_maps(r.ranks, limit.maps, simgrid_cfg()); !why.empty()) return why;
   return check_aggregators(r);
 }
 

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 #include "algorithms/common/bench_distributions.hpp"
@@ -287,6 +289,19 @@ std::int64_t max_memory_maps() {
   const bool read = std::fscanf(f, "%lld", &n) == 1;
   std::fclose(f);
   return read && n > 0 ? n : 0;
+}
+
+std::string simgrid_cfg() {
+  const char* env = std::getenv("CIOSIM_SIMGRID_CFG");
+  return env ? env : "";
+}
+
+std::vector<std::string> simgrid_cfg_items(const std::string& cfg) {
+  std::vector<std::string> items;
+  std::stringstream ss(cfg);
+  for (std::string item; std::getline(ss, item, ';');)
+    if (!item.empty()) items.push_back(item);
+  return items;
 }
 
 std::string format_bytes(std::int64_t bytes) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "algorithms/technique.hpp"
 #include "config/run_spec.hpp"
@@ -76,6 +77,11 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size);
 std::int64_t physical_memory();
 /// The most memory maps a process may have, /proc/sys/vm/max_map_count (0 when unknown).
 std::int64_t max_memory_maps();
+/// The SimGrid settings every run passes to its engine: the environment's CIOSIM_SIMGRID_CFG ("" when
+/// unset), "key:value;key:value" (e.g. "contexts/factory:thread" for sanitizer builds).
+std::string simgrid_cfg();
+/// Its non-empty "key:value" items, in order.
+std::vector<std::string> simgrid_cfg_items(const std::string& cfg);
 
 /// "1.5 GiB", "320 MiB", "12 KiB", "100 B".
 std::string format_bytes(std::int64_t bytes);

@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <stdexcept>
 
 #include "algorithms/common/trace.hpp"
@@ -32,12 +31,8 @@ constexpr const char* kFileName = "x.dat";
 /// line because some settings (the context factory) must be known when the engine starts.
 std::vector<std::string> engine_args() {
   std::vector<std::string> args{"ciosim", "--log=xbt_cfg.thresh:warning"};
-  if (const char* env = std::getenv("CIOSIM_SIMGRID_CFG")) {
-    std::stringstream ss(env);
-    std::string item;
-    while (std::getline(ss, item, ';'))
-      if (!item.empty()) args.push_back("--cfg=" + item);
-  }
+  for (const std::string& item : config::simgrid_cfg_items(config::simgrid_cfg()))
+    args.push_back("--cfg=" + item);
   return args;
 }
 
