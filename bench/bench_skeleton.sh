@@ -17,27 +17,37 @@
 # takes the stacks from the heap, where a reused stack stays resident: memory grows with the actors
 # alive at once (ranks and PVFS flow and request actors) times the stack size.
 #
+# With ALGORITHM=list-io it compares List I/O instead, on the seed-000 study's points (scenarios/
+# compare-100mb.toml and compare-500mb.toml: 16 ranks, uc3m-2007, PVFS on Myrinet, block-cyclic 4-byte
+# entries, NX entries): the arguments are then block sizes Bx, and the skeleton runs with --list-io Bx.
+# List I/O sends no MPI message, so the study's two MPI networks give the same point twice.
+#
 # Usage: bench/bench_skeleton.sh [BUILD_DIR] [NP ...]   (default: build, 256 1024 4096 16384 65536)
+#        ALGORITHM=list-io [NX=26214400] bench/bench_skeleton.sh [BUILD_DIR] [BX ...]   (default: 1 2 4 ... 1024)
 # Environment: TIME_LIMIT (seconds per run, default 600), MEM_LIMIT_GIB (default 10), STACK_KIB (64),
 # KEEP=DIR (keep each run's results.json, skeleton JSON and /usr/bin/time output there), ALGORITHM (what
-# ciosim runs: iec, the default, with the inspector's datatype exchange, or iec-parametric, whose plans
-# need no messages, like the skeleton, which has no inspector at all), PAYLOAD (ciosim's run.payload:
+# ciosim runs: iec, the default, with the inspector's datatype exchange, iec-parametric, whose plans
+# need no messages, like the skeleton, which has no inspector at all, or list-io, above), PAYLOAD (ciosim's run.payload:
 # auto, the default, bytes or elided).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build}"
 shift || true
 nps=("$@")
-[ ${#nps[@]} -gt 0 ] || nps=(256 1024 4096 16384 65536)
 time_limit="${TIME_LIMIT:-600}"
 mem_gib="${MEM_LIMIT_GIB:-10}"
 mem_kib=$((mem_gib * 1024 * 1024))
 es=4
 algorithm="${ALGORITHM:-iec}"
 case "$algorithm" in
-  iec | iec-parametric) ;;
-  *) echo "bench_skeleton: ALGORITHM must be iec or iec-parametric (got '$algorithm')" >&2; exit 2 ;;
+  iec | iec-parametric | list-io) ;;
+  *) echo "bench_skeleton: ALGORITHM must be iec, iec-parametric or list-io (got '$algorithm')" >&2; exit 2 ;;
 esac
+if [ "$algorithm" = list-io ]; then
+  [ ${#nps[@]} -gt 0 ] || nps=(1 2 4 8 16 32 64 128 256 512 1024)
+else
+  [ ${#nps[@]} -gt 0 ] || nps=(256 1024 4096 16384 65536)
+fi
 payload="${PAYLOAD:-auto}"
 case "$payload" in
   auto | bytes | elided) ;;
@@ -79,6 +89,38 @@ why() {
     *) tail -1 "$2" | cut -c1-160 ;;
   esac
 }
+
+if [ "$algorithm" = list-io ]; then
+  nx="${NX:-26214400}"
+  printf "List I/O, 16 ranks, Nx = %s (run.payload=%s)\n\n" "$nx" "$payload"
+  printf "| Bx | ciosim wall (s) | ciosim peak (MiB) | skeleton wall (s) | skeleton peak (MiB) | wall ratio | run sim. time ciosim / skeleton (s) |\n"
+  printf "|---:|---:|---:|---:|---:|---:|---|\n"
+  c_sum=0 s_sum=0
+  for bx in "${nps[@]}"; do
+    rc=0
+    bounded "ciosim-bx$bx" "$build/ciosim" run scenarios/compare-100mb.toml -q --set run.algorithm=list-io \
+      --set network.mpi=myrinet --set workload.bx="$bx" --set workload.nx="$nx" --set run.payload="$payload" \
+      --out "$out/ciosim-bx$bx" || rc=$?
+    if [ "$rc" != 0 ]; then
+      printf "| %s | out of reach (%s) | | | | | |\n" "$bx" "$(why "$rc" "$out/ciosim-bx$bx.err")"
+      continue
+    fi
+    rc=0
+    bounded "skeleton-bx$bx" "$build/ciosim_skeleton" "$platform" 16 "$nx" "$es" --list-io "$bx" || rc=$?
+    if [ "$rc" != 0 ]; then
+      printf "| %s | | | failed (%s) | | | |\n" "$bx" "$(why "$rc" "$out/skeleton-bx$bx.err")"
+      continue
+    fi
+    c_wall=$(wall_of "$out/ciosim-bx$bx.time") s_wall=$(wall_of "$out/skeleton-bx$bx.time")
+    c_sum=$(awk "BEGIN {print $c_sum + $c_wall}") s_sum=$(awk "BEGIN {print $s_sum + $s_wall}")
+    printf "| %s | %s | %s | %s | %s | %.1f | %s / %s |\n" "$bx" "$c_wall" "$(rss_of "$out/ciosim-bx$bx.time")" \
+      "$s_wall" "$(rss_of "$out/skeleton-bx$bx.time")" "$(awk "BEGIN {print $c_wall / $s_wall}")" \
+      "$(python3 -c "import json,sys; print('%.6f' % json.load(open(sys.argv[1]))['runs'][0]['sim_time_s'])" "$out/ciosim-bx$bx/results.json")" \
+      "$(python3 -c "import json,sys; print('%.6f' % json.load(open(sys.argv[1]))['sim_time_s'])" "$out/skeleton-bx$bx.out")"
+  done
+  printf "| all | %s | | %s | | %.1f | |\n" "$c_sum" "$s_sum" "$(awk "BEGIN {print $c_sum / ($s_sum > 0 ? $s_sum : 1)}")"
+  exit 0
+fi
 
 printf "ciosim runs run.algorithm=%s, run.payload=%s\n\n" "$algorithm" "$payload"
 printf "| Np | Nx | message | ciosim wall (s) | ciosim peak (MiB) | skeleton wall (s) | skeleton peak (MiB) | wall ratio | memory ratio | executor sim. time ciosim / skeleton (s) | run sim. time ciosim / skeleton (s) |\n"

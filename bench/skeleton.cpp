@@ -30,11 +30,20 @@
 // block-cyclic Bx = 1 gives: bytes/memcpy_Bps + tuples*tuple_cost_s with 2^ph tuples in exchange ph and
 // Nx/Np in the pack (read off ciosim's phase CPU times; other Bx have other tuple counts).
 //
-//   ciosim_skeleton PLATFORM.toml NP NX ELEMENT_SIZE [--nodes N] [--self-test] [--cfg=key:value ...]
+// With --list-io BX it is instead the skeleton of run.algorithm = list-io on a block-cyclic workload with
+// blocks of BX entries (algorithms/baselines/list_io.cpp): after the open, each rank writes its blocks in
+// storage order in batches of --batch regions (hints.listio_batch, 64), charging each batch's tuples as
+// one execution and sending it through the same PVFS request path, then closes. No exchanges, no
+// inspector. The seed-000 study's List I/O points are thousands to millions of such requests, so this
+// measures what SimGrid alone costs for them.
+//
+//   ciosim_skeleton PLATFORM.toml NP NX ELEMENT_SIZE [--nodes N] [--list-io BX [--batch N]] [--self-test]
+//                   [--cfg=key:value ...]
 //
 // Prints one JSON object: the simulated time, each phase's time (the slowest rank's, as results.json's
 // phases), the messages and bytes. --self-test exits 1 unless exchange0 equals its closed form.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -66,6 +75,8 @@ struct Point {
   int np = 0;
   std::int64_t nx = 0;
   std::int64_t es = 0;
+  std::int64_t bx = 0;  ///< --list-io: entries per block (0: the IEC skeleton)
+  int batch = 64;       ///< --list-io: regions per request (hints.listio_batch)
 };
 
 /// One client-to-server request of the PVFS model, sizes only.
@@ -91,6 +102,8 @@ struct World {
   std::vector<double> end;
   /// Per rank: eager sends not yet waited for (held, not detached, as SimProcess holds them).
   std::vector<std::deque<sg4::CommPtr>> eager_sent;
+  /// Per (rank, server): the data and acknowledgement mailboxes, looked up on first use.
+  std::vector<std::pair<sg4::Mailbox*, sg4::Mailbox*>> pair_mailboxes;
   long messages = 0;
   double message_bytes = 0;
 };
@@ -188,9 +201,10 @@ int serve_write(IoReq* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& s
 void run_flows(std::vector<IoReq>& reqs, const std::vector<sg4::Host*>& to) {
   const PvfsConfig& cfg = g->pt.ps.pvfs;
   struct Flow {
-    std::int64_t sent = 0;  ///< bytes of chunks posted
-    int stage = 0;          ///< 0 request, 1 data, 2 ack, 3 done
-    std::deque<sg4::CommPtr> inflight;
+    std::int64_t sent = 0;                               ///< bytes of chunks posted
+    int stage = 0;                                       ///< 0 request, 1 data, 2 ack, 3 done
+    std::array<sg4::CommPtr, kChunksInFlight> inflight;  ///< chunks posted, oldest at head (a ring)
+    std::size_t head = 0, n = 0;
     sg4::CommPtr current;
     IoReq* token = nullptr;
   };
@@ -199,14 +213,14 @@ void run_flows(std::vector<IoReq>& reqs, const std::vector<sg4::Host*>& to) {
     flows[i].current = server_mailbox(to[i])->put_async(
         &reqs[i], static_cast<std::uint64_t>(cfg.request_header + cfg.region_descriptor * reqs[i].pieces));
   auto advance = [&](Flow& f, IoReq& r) {
-    while (f.sent < r.bytes && f.inflight.size() < kChunksInFlight) {
+    while (f.sent < r.bytes && f.n < kChunksInFlight) {
       const std::int64_t len = std::min(cfg.flow_buffer, r.bytes - f.sent);
-      f.inflight.push_back(r.data->put_async(&r, static_cast<std::uint64_t>(len)));
+      f.inflight[(f.head + f.n++) % kChunksInFlight] = r.data->put_async(&r, static_cast<std::uint64_t>(len));
       f.sent += len;
     }
-    if (!f.inflight.empty()) {
+    if (f.n > 0) {
       f.stage = 1;
-      f.current = f.inflight.front();
+      f.current = f.inflight[f.head];
     } else {
       f.stage = 2;
       f.current = r.ack->get_async<IoReq>(&f.token);
@@ -225,7 +239,11 @@ void run_flows(std::vector<IoReq>& reqs, const std::vector<sg4::Host*>& to) {
     if (waiting.empty()) return;
     const std::size_t i = owner[static_cast<std::size_t>(sg4::Comm::wait_any(waiting))];
     Flow& f = flows[i];
-    if (f.stage == 1) f.inflight.pop_front();
+    if (f.stage == 1) {
+      f.inflight[f.head] = nullptr;
+      f.head = (f.head + 1) % kChunksInFlight;
+      --f.n;
+    }
     if (f.stage == 2)
       f.stage = 3;
     else
@@ -233,22 +251,35 @@ void run_flows(std::vector<IoReq>& reqs, const std::vector<sg4::Host*>& to) {
   }
 }
 
-void write_contiguous(int rank, std::int64_t offset, std::int64_t bytes) {
+/// One write of the PVFS model (PvfsSim::io): split by strip, the client's per-piece CPU time, then a
+/// request per server touched, driven together. Each (rank, server) pair's mailboxes are looked up once.
+void write_regions(int rank, std::span<const Extent> regions) {
   const PvfsConfig& cfg = g->pt.ps.pvfs;
-  const Extent e{offset, bytes};
-  auto parts = pvfs::split_by_stripe(std::span(&e, 1), cfg.stripe_size, cfg.io_servers);
+  auto parts = pvfs::split_by_stripe(regions, cfg.stripe_size, cfg.io_servers);
   std::int64_t pieces = 0;
   for (const auto& p : parts) pieces += static_cast<std::int64_t>(p.pieces.size());
   if (pieces > 0) sg4::this_actor::sleep_for(static_cast<double>(pieces) * cfg.client_region_overhead_s);
   std::vector<IoReq> reqs(parts.size());
   std::vector<sg4::Host*> to;
   for (std::size_t i = 0; i < parts.size(); ++i) {
-    const std::string id = std::to_string(rank) + ">" + std::to_string(parts[i].server);
+    const std::size_t pair =
+        static_cast<std::size_t>(rank) * g->iods.size() + static_cast<std::size_t>(parts[i].server);
+    if (!g->pair_mailboxes[pair].first) {
+      const std::string id = std::to_string(rank) + ">" + std::to_string(parts[i].server);
+      sg4::Mailbox* data = sg4::Mailbox::by_name("pvfs-data:" + id);
+      sg4::Mailbox* ack = sg4::Mailbox::by_name("pvfs-ack:" + id);
+      g->pair_mailboxes[pair] = {data, ack};
+    }
     reqs[i] = IoReq{parts[i].bytes, static_cast<std::int64_t>(parts[i].pieces.size()), parts[i].local_regions,
-                    sg4::Mailbox::by_name("pvfs-data:" + id), sg4::Mailbox::by_name("pvfs-ack:" + id)};
+                    g->pair_mailboxes[pair].first, g->pair_mailboxes[pair].second};
     to.push_back(g->iods[static_cast<std::size_t>(parts[i].server)]);
   }
   run_flows(reqs, to);
+}
+
+void write_contiguous(int rank, std::int64_t offset, std::int64_t bytes) {
+  const Extent e{offset, bytes};
+  write_regions(rank, std::span(&e, 1));
 }
 
 void metadata_round_trip(int rank) {
@@ -365,6 +396,34 @@ void rank_main(int r, const sg4::BarrierPtr& start, const sg4::BarrierPtr& inspe
   for (const sg4::CommPtr& c : g->eager_sent[static_cast<std::size_t>(r)]) c->wait();  // SimProcess::finish
 }
 
+/// A rank of list-io (algorithms/baselines/list_io.cpp): its block-cyclic blocks, one region each (they
+/// never touch: another rank's block lies between), in batches of pt.batch; each batch's tuples charged
+/// as one execution before its write.
+void rank_main_list_io(int r, const sg4::BarrierPtr& start) {
+  const Point& pt = g->pt;
+  auto& marks = g->marks[static_cast<std::size_t>(r)];
+  const auto phase = [&](std::string name) { marks.emplace_back(std::move(name), now()); };
+  const std::int64_t block = pt.bx * pt.es;
+  const std::int64_t blocks = pt.nx / pt.bx / pt.np;  // each rank's (main() checks that they divide)
+  start->wait();
+  phase("open");
+  metadata_round_trip(r);
+  phase("write");
+  std::vector<Extent> regions;
+  regions.reserve(static_cast<std::size_t>(pt.batch));
+  for (std::int64_t k = 0; k < blocks; ++k) {
+    regions.push_back(Extent{(k * pt.np + r) * block, block});
+    if (static_cast<int>(regions.size()) == pt.batch || k + 1 == blocks) {
+      compute(static_cast<double>(regions.size()) * pt.ps.tuple_cost_s);
+      write_regions(r, regions);
+      regions.clear();
+    }
+  }
+  phase("close");
+  metadata_round_trip(r);
+  g->end[static_cast<std::size_t>(r)] = now();
+}
+
 /// Each phase's time as results.json gives it: the longest of the ranks' times in that phase.
 std::vector<std::pair<std::string, double>> phase_maxima(const World& w) {
   std::vector<std::pair<std::string, double>> out;
@@ -382,9 +441,10 @@ std::vector<std::pair<std::string, double>> phase_maxima(const World& w) {
 }
 
 int usage() {
-  std::fprintf(stderr,
-               "usage: ciosim_skeleton PLATFORM.toml NP NX ELEMENT_SIZE [--nodes N] [--self-test] "
-               "[--cfg=key:value ...]\n");
+  std::fprintf(
+      stderr,
+      "usage: ciosim_skeleton PLATFORM.toml NP NX ELEMENT_SIZE [--nodes N] [--list-io BX [--batch N]] "
+      "[--self-test] [--cfg=key:value ...]\n");
   return 2;
 }
 
@@ -406,6 +466,10 @@ int main(int argc, char** argv) {
       const std::string a = argv[i];
       if (a == "--nodes" && i + 1 < argc)
         w.pt.ps.nodes = std::stoi(argv[++i]);
+      else if (a == "--list-io" && i + 1 < argc)
+        w.pt.bx = std::stoll(argv[++i]);
+      else if (a == "--batch" && i + 1 < argc)
+        w.pt.batch = std::stoi(argv[++i]);
       else if (a == "--self-test")
         self_test = true;
       else if (a.rfind("--cfg=", 0) == 0)
@@ -413,9 +477,16 @@ int main(int argc, char** argv) {
       else
         return usage();
     }
-    if (w.pt.np < 2 || !std::has_single_bit(static_cast<unsigned>(w.pt.np)) || w.pt.nx % (2 * w.pt.np) != 0 ||
-        w.pt.es < 1)
+    if (w.pt.bx > 0) {
+      if (w.pt.np < 1 || w.pt.es < 1 || w.pt.batch < 1 || w.pt.nx % (w.pt.bx * w.pt.np) != 0)
+        throw std::invalid_argument(
+            "--list-io: NP >= 1, ELEMENT_SIZE >= 1, --batch >= 1 and NX divisible by BX*NP");
+      if (self_test)
+        throw std::invalid_argument("--self-test checks the IEC skeleton's exchange0, not --list-io");
+    } else if (w.pt.np < 2 || !std::has_single_bit(static_cast<unsigned>(w.pt.np)) ||
+               w.pt.nx % (2 * w.pt.np) != 0 || w.pt.es < 1) {
       throw std::invalid_argument("NP must be a power of two >= 2, NX divisible by 2*NP, ELEMENT_SIZE >= 1");
+    }
     if (w.pt.ps.network_mpi != w.pt.ps.network_io)
       throw std::invalid_argument(
           "the skeleton builds one network (a star zone): the platform's MPI and I/O "
@@ -448,13 +519,18 @@ int main(int argc, char** argv) {
   w.marks.resize(static_cast<std::size_t>(w.pt.np));
   w.end.assign(static_cast<std::size_t>(w.pt.np), 0);
   w.eager_sent.resize(static_cast<std::size_t>(w.pt.np));
+  w.pair_mailboxes.resize(static_cast<std::size_t>(w.pt.np) * w.iods.size());
   start_servers();
   auto start = sg4::Barrier::create(static_cast<unsigned>(w.pt.np));
   auto inspector = sg4::Barrier::create(static_cast<unsigned>(w.pt.np));
   for (int r = 0; r < w.pt.np; ++r)
-    w.rank_actors.push_back(sg4::Actor::create("rank" + std::to_string(r),
-                                               w.rank_hosts[static_cast<std::size_t>(r)],
-                                               [r, start, inspector] { rank_main(r, start, inspector); }));
+    w.rank_actors.push_back(sg4::Actor::create(
+        "rank" + std::to_string(r), w.rank_hosts[static_cast<std::size_t>(r)], [r, start, inspector] {
+          if (g->pt.bx > 0)
+            rank_main_list_io(r, start);
+          else
+            rank_main(r, start, inspector);
+        }));
   engine.run();
   if (std::any_of(w.end.begin(), w.end.end(), [](double t) { return t <= 0; })) {
     std::fprintf(stderr, "ciosim_skeleton: some ranks did not finish\n");
@@ -465,12 +541,13 @@ int main(int argc, char** argv) {
   for (const auto& [name, t] : phases)
     if (name != "open" && name != "inspector" && name != "close") executor += t;
   std::printf(
-      "{\"ranks\": %d, \"nx\": %lld, \"element_size\": %lld, \"sim_time_s\": %.9g, \"executor_s\": %.9g, "
-      "\"messages\": %ld, \"message_bytes\": %.0f, \"phases\": {",
+      "{\"ranks\": %d, \"nx\": %lld, \"element_size\": %lld, \"bx\": %lld, \"sim_time_s\": %.17g, "
+      "\"executor_s\": %.17g, \"messages\": %ld, \"message_bytes\": %.0f, \"phases\": {",
       w.pt.np, static_cast<long long>(w.pt.nx), static_cast<long long>(w.pt.es),
-      *std::max_element(w.end.begin(), w.end.end()), executor, w.messages, w.message_bytes);
+      static_cast<long long>(w.pt.bx), *std::max_element(w.end.begin(), w.end.end()), executor, w.messages,
+      w.message_bytes);
   for (std::size_t i = 0; i < phases.size(); ++i)
-    std::printf("%s\"%s\": %.9g", i ? ", " : "", phases[i].first.c_str(), phases[i].second);
+    std::printf("%s\"%s\": %.17g", i ? ", " : "", phases[i].first.c_str(), phases[i].second);
   std::printf("}}\n");
   if (self_test) {
     // Exchange 0 of a lone pair (every NIC carries one flow each way): the pack's CPU time, then one

@@ -6,13 +6,36 @@
 # ranks leave the inspector a few microseconds apart and the two ranks of a pair keep that lag in every
 # exchange (the early one waits, or its eager message lands before its partner asks), while the
 # skeleton's ranks leave a barrier together: every pair takes the lone-pair time, which lies between.
-# Usage: bench/skeleton_check.sh BUILD_DIR NP   (a ctest; exit 1 on a mismatch)
+# With a block size BX it checks the List I/O skeleton (--list-io BX) instead, on 1 Mi 4-byte entries
+# block-cyclic on NP ranks (PVFS on Myrinet, as the seed-000 study): no exchange and no barrier lag, so
+# every phase and the run's simulated time must agree to 1e-9.
+# Usage: bench/skeleton_check.sh BUILD_DIR NP [BX]   (a ctest; exit 1 on a mismatch)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="$1"
 np="$2"
+bx="${3:-}"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
+if [ -n "$bx" ]; then
+  "$build/ciosim" run scenarios/compare-100mb.toml -q --set run.algorithm=list-io --set network.mpi=myrinet \
+    --set run.ranks="$np" --set workload.nx=1048576 --set workload.bx="$bx" --out "$out/r" >/dev/null
+  "$build/ciosim_skeleton" platforms/uc3m-2007.toml "$np" 1048576 4 --list-io "$bx" >"$out/skeleton.json"
+  python3 - "$out/r/results.json" "$out/skeleton.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+skeleton = json.load(open(sys.argv[2]))
+pairs = [("run", run["sim_time_s"], skeleton["sim_time_s"])]
+pairs += [(p["name"], p["time_s"], skeleton["phases"].get(p["name"], -1.0)) for p in run["phases"]]
+bad = 0
+for name, c, s in pairs:
+    ok = abs(c - s) <= 1e-9 * max(abs(c), 1e-12)
+    bad += not ok
+    print(f"{name:6} ciosim {c:.12f} s  skeleton {s:.12f} s  {'ok' if ok else 'MISMATCH'}")
+sys.exit(1 if bad or len(run["phases"]) != len(skeleton["phases"]) else 0)
+PY
+  exit
+fi
 "$build/ciosim" run scenarios/quickstart.toml -q --set run.platform=uc3m-2007 --set run.algorithm=iec \
   --set run.ranks="$np" --set platform.nodes="$np" --set workload.nx=1048576 --set workload.bx=1 \
   --set workload.element_size=1 --out "$out/r" >/dev/null
