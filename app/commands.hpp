@@ -43,6 +43,7 @@ struct RunOptions {
   int jobs = 1;                           ///< points simulated at once (-j)
   bool resume = false;                    ///< skip the points already saved in --out
   bool keep_going = false;                ///< skip infeasible points (listed at the end) instead of refusing
+  bool no_reuse = false;                  ///< simulate every point, even one whose MPI twin made no MPI call
   std::string shard;                      ///< "i/n": run points i, i+n, ... only; "" = all
   std::string max_memory;                 ///< --max-memory: "" = the machine's physical memory
 };

@@ -68,6 +68,9 @@ int main(int argc, char** argv) {
   run->add_flag(
       "--keep-going", run_opt.keep_going,
       "Skip the points that cannot run (listed at the end and in results.json) instead of refusing");
+  run->add_flag("--no-reuse", run_opt.no_reuse,
+                "Simulate every point; by default a point that differs from an earlier one only in "
+                "network.mpi takes that one's results when it made no MPI call (the same simulation)");
   run->add_option("--max-memory", run_opt.max_memory,
                   "Refuse before simulating any point whose estimated memory, times -j, exceeds SIZE "
                   "(e.g. 8GiB; default: this machine's memory)")
@@ -196,8 +199,9 @@ int main(int argc, char** argv) {
   } catch (const app::OutOfMemory& e) {
     return fail(2, e.what());
   } catch (const std::bad_alloc&) {  // in this process (a dry run, a plan): the same verdict
-    return fail(2, "out of memory: this machine cannot hold what was asked; make the workload smaller "
-                   "(workload.nx, ranks, nodes)");
+    return fail(2,
+                "out of memory: this machine cannot hold what was asked; make the workload smaller "
+                "(workload.nx, ranks, nodes)");
   } catch (const app::PointFailed& e) {
     return fail(1, e.what());
   } catch (const std::exception& e) {

@@ -1,5 +1,5 @@
 // `ciosim run SCENARIO.toml [--set key=value ...] [--out DIR] [--export-file PATH] [--dry-run] [-j N]
-//  [--resume] [--keep-going] [--shard I/N]`
+//  [--resume] [--keep-going] [--shard I/N] [--no-reuse]`
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -226,7 +226,7 @@ int run_command(const RunOptions& opt) {
   if (opt.resume && !opt.quiet)
     std::cerr << "ciosim: resuming " << out.path().string() << ": " << folder.done().size() << " of "
               << folder.mine().size() << " points already done" << std::endl;
-  run_sweep(s.runs, folder, {opt.jobs, opt.quiet});
+  run_sweep(s.runs, folder, {opt.jobs, opt.quiet, !opt.no_reuse});
   if (exported) exported->commit();
   std::cout << config::results_table(folder.runs()) << std::flush;
   if (!s.skipped.empty()) {

@@ -10,11 +10,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <iostream>
 #include <optional>
+#include <set>
 
 #include "app/cleanup.hpp"
 #include "app/runner.hpp"
+#include "config/point_reuse.hpp"
 #include "config/scenario.hpp"
 
 namespace ciosim::app {
@@ -82,10 +85,60 @@ void run_sweep(const std::vector<RunSpec>& specs, SweepFolder& folder, const Swe
       std::cerr << ", about " << duration_text(elapsed / double(finished_now) * double(left)) << " left";
     std::cerr << std::endl;
   };
+  // A point whose twin (config/point_reuse.hpp) is among this folder's points waits for it; once the twin
+  // is done, it takes the twin's results if the twin made no MPI call, else it is simulated.
+  const std::vector<std::size_t> twins =
+      opt.reuse ? config::mpi_twins(specs) : std::vector<std::size_t>(specs.size(), 0);
+  const std::set<std::size_t> mine(folder.mine().begin(), folder.mine().end());
+  std::deque<std::size_t> waiting;  // points whose twin has not finished, in point order
+  std::deque<std::size_t> ready;    // points to simulate before the next of todo
+  const auto twin_of = [&](std::size_t p) {
+    const std::size_t t = twins[p - 1];
+    return t != 0 && mine.count(t) ? t : 0;
+  };
+  // Gives p its twin's results when it can; true when it did.
+  const auto reuse = [&](std::size_t p) {
+    const std::size_t t = twin_of(p);
+    const auto done = folder.done().find(t);
+    if (t == 0 || done == folder.done().end() || !config::made_no_mpi_call(done->second)) return false;
+    const RunSpec& spec = specs[p - 1];
+    if (!opt.quiet) {
+      const std::string label = config::point_label(spec);
+      std::cerr << "ciosim: [" << p << "/" << specs.size() << "] " << spec.algorithm
+                << (label.empty() ? "" : "  " + label) << ": the simulation of point " << t
+                << " (it made no MPI call, and the two differ only in network.mpi)" << std::endl;
+    }
+    folder.save(p, config::twin_result(done->second, spec));
+    ++finished_now;
+    progress_done();
+    return true;
+  };
   try {
     while (pending_signal() == 0 && !failure) {
-      while (next < todo.size() && running.size() < static_cast<std::size_t>(opt.jobs)) {
-        const std::size_t p = todo[next++];
+      for (std::size_t i = 0; i < waiting.size();) {  // twins finished since: reuse, or simulate
+        const std::size_t p = waiting[i];
+        if (!folder.done().count(twin_of(p))) {
+          ++i;
+          continue;
+        }
+        waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(i));
+        if (!reuse(p)) ready.push_back(p);
+      }
+      while (running.size() < static_cast<std::size_t>(opt.jobs) && (!ready.empty() || next < todo.size())) {
+        std::size_t p = 0;
+        if (!ready.empty()) {
+          p = ready.front();
+          ready.pop_front();
+        } else {
+          p = todo[next++];
+          if (const std::size_t t = twin_of(p); t != 0) {
+            if (!folder.done().count(t)) {
+              waiting.push_back(p);  // its twin comes before it in todo: running, or about to
+              continue;
+            }
+            if (reuse(p)) continue;
+          }
+        }
         const RunSpec& spec = specs[p - 1];
         if (!opt.quiet) {
           const std::string label = config::point_label(spec);
@@ -93,6 +146,11 @@ void run_sweep(const std::vector<RunSpec>& specs, SweepFolder& folder, const Swe
                     << (label.empty() ? "" : "  " + label) << std::endl;
         }
         running.push_back({p, start_point(spec, point_name(specs, p - 1)), {}, false});
+      }
+      if (running.empty() && !waiting.empty()) {  // cannot happen (a waiting point's twin is running)
+        ready.insert(ready.end(), waiting.begin(), waiting.end());
+        waiting.clear();
+        continue;
       }
       if (running.empty()) break;
       std::vector<pollfd> fds{{wake[0], POLLIN, 0}};

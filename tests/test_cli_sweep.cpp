@@ -208,3 +208,42 @@ TEST_CASE("shards merged give the bytes of the whole sweep", "[cli][sweep]") {
   }
   CHECK(!fs::exists(w.root / "bad"));
 }
+
+TEST_CASE("points that differ only in network.mpi are one simulation when it made no MPI call",
+          "[cli][sweep]") {
+  Workspace w;
+  // block and list-io send no MPI message: their fast-ethernet points take the myrinet points' results;
+  // iec and two-phase exchange data, so theirs are simulated (and differ).
+  const std::string sweep =
+      "s.toml --set run.algorithm=[block,list-io,iec,two-phase] --set network.mpi=[myrinet,fast-ethernet]";
+  const Output r = w.run("run " + sweep + " --out a -j 2");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  REQUIRE(w.run("run -q " + sweep + " --out b --no-reuse").code == 0);
+  same_results(w.root / "a", w.root / "b");
+  // The sweep is algorithm x network x bx: block's points 1-4, list-io's 5-8.
+  for (const char* said : {"[3/16] block", "[4/16] block", "[7/16] list-io", "[8/16] list-io"}) {
+    INFO(said);
+    CHECK(contains(r.err, std::string(said)));
+  }
+  CHECK(contains(r.err,
+                 "network.mpi=fast-ethernet, workload.bx=1: the simulation of point 1 (it made no MPI "
+                 "call, and the two differ only in network.mpi)"));
+  CHECK(contains(r.err, "the simulation of point 6 "));
+  CHECK(!contains(r.err, "the simulation of point 9 "));   // iec
+  CHECK(!contains(r.err, "the simulation of point 13 "));  // two-phase
+  const auto runs = nlohmann::json::parse(slurp(w.root / "a/results.json")).at("runs");
+  REQUIRE(runs.size() == 16);
+  CHECK(runs[2].at("network_mpi") == "fast-ethernet");
+  CHECK(runs[2].at("sim_time_s") == runs[0].at("sim_time_s"));
+  CHECK(runs[10].at("sim_time_s") != runs[8].at("sim_time_s"));  // iec over Fast Ethernet is slower
+  // --resume after the twins were saved: the rest still reuse them.
+  fs::remove(w.root / "a/points/point-000004.json");
+  fs::remove(w.root / "a/points/point-000008.json");
+  const Output again = w.run("run " + sweep + " --out a --resume");
+  INFO(again.err);
+  REQUIRE(again.code == 0);
+  CHECK(contains(again.err, "the simulation of point 2 "));
+  CHECK(contains(again.err, "the simulation of point 6 "));
+  same_results(w.root / "a", w.root / "b");
+}
