@@ -1,5 +1,6 @@
 #include "config/point_checks.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "algorithms/two_phase/cb_config_list.hpp"
@@ -32,20 +33,42 @@ std::string check_aggregators(const RunSpec& r) {
 
 }  // namespace
 
-std::string check_memory_maps(int ranks, std::int64_t max_maps, const std::string& simgrid_cfg) {
-  for (const std::string& item : simgrid_cfg_items(simgrid_cfg))
-    if (item == "contexts/guard-size:0") return "";
-  // The process's own maps before the actors (its libraries, heap, ciosim's data): 179 at the start of a
-  // run, measured; 512 leaves room.
-  constexpr std::int64_t kOwnMaps = 512;
-  const std::int64_t needed = 2 * static_cast<std::int64_t>(ranks) + kOwnMaps;
-  if (max_maps <= 0 || needed <= max_maps) return "";
-  return "run.ranks = " + std::to_string(ranks) + " needs at least " + std::to_string(needed) +
-         " memory maps (SimGrid gives each rank a stack and a guard page), more than vm.max_map_count = " +
-         std::to_string(max_maps) +
+namespace {
+// The process's own maps before the actors (its libraries, heap, ciosim's data): 179 at the start of a
+// run, measured; 512 leaves room.
+constexpr std::int64_t kOwnMaps = 512;
+
+/// The two ways out of the kernel's limit on memory maps, for a point that needs `needed` of them.
+std::string maps_way_out(std::int64_t max_maps, std::int64_t needed) {
+  return "more than vm.max_map_count = " + std::to_string(max_maps) +
          " on this machine; raise it (as root: sysctl -w vm.max_map_count=" + std::to_string(4 * needed) +
          "), or run SimGrid without guard pages, which then cannot catch a stack overflow: "
-         "CIOSIM_SIMGRID_CFG='contexts/guard-size:0;contexts/stack-size:64' (KiB), or use fewer ranks";
+         "CIOSIM_SIMGRID_CFG='contexts/guard-size:0;contexts/stack-size:64' (KiB)";
+}
+}  // namespace
+
+std::int64_t actor_budget(std::int64_t max_maps, const std::string& simgrid_cfg) {
+  for (const std::string& item : simgrid_cfg_items(simgrid_cfg))
+    if (item == "contexts/guard-size:0") return 0;
+  if (max_maps <= 0) return 0;
+  return std::max<std::int64_t>((max_maps - kOwnMaps) / 2, 1);
+}
+
+std::string check_memory_maps(int ranks, std::int64_t max_maps, const std::string& simgrid_cfg) {
+  const std::int64_t budget = actor_budget(max_maps, simgrid_cfg);
+  if (budget == 0 || ranks <= budget) return "";
+  const std::int64_t needed = 2 * static_cast<std::int64_t>(ranks) + kOwnMaps;
+  return "run.ranks = " + std::to_string(ranks) + " needs at least " + std::to_string(needed) +
+         " memory maps (SimGrid gives each rank a stack and a guard page), " +
+         maps_way_out(max_maps, needed) + ", or use fewer ranks";
+}
+
+std::string actors_refusal(std::int64_t budget, std::int64_t max_maps) {
+  const std::int64_t needed = 2 * (budget + 1) + kOwnMaps;
+  return "the run needs more than " + std::to_string(budget) +
+         " SimGrid actors at once (its ranks and the file system's request and disk actors, a stack and a "
+         "guard page each, " +
+         std::to_string(needed) + " memory maps), " + maps_way_out(max_maps, needed) + ", or use fewer ranks";
 }
 
 std::string check_point(const RunSpec& r, const MemoryLimit& limit) {

@@ -12,10 +12,12 @@
 #include "algorithms/common/trace.hpp"
 #include "algorithms/sequence.hpp"
 #include "algorithms/technique.hpp"
+#include "config/point_checks.hpp"
 #include "config/resources.hpp"
 #include "config/time_use.hpp"
 #include "config/timeline.hpp"
 #include "config/workload.hpp"
+#include "models/filesystem/actor_budget_sim.hpp"
 #include "sim/file_system.hpp"
 #include "sim/platform.hpp"
 #include "sim/sim_process.hpp"
@@ -168,6 +170,16 @@ RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& bod
     w.rank_actors.push_back(sg4::Actor::create("rank" + std::to_string(r),
                                                w.rank_hosts[static_cast<std::size_t>(r)],
                                                [&w, &body, start, r] { rank_main(w, body, start, r); }));
+  // The ranks fit the kernel's limit on memory maps (checked before simulating); the file system's request
+  // and disk actors are counted as they start, and a run that would pass the limit stops with one line
+  // instead of SimGrid's abort (models/filesystem/actor_budget_sim.hpp).
+  const std::int64_t max_maps = config::max_memory_maps();
+  const std::int64_t budget = config::actor_budget(max_maps, config::simgrid_cfg());
+  filesystem::set_actor_budget(budget, budget > 0 ? config::actors_refusal(budget, max_maps) : "",
+                               [&w](const std::string& why) { w.errors.push_back(why); });
+  struct ClearBudget {
+    ~ClearBudget() { filesystem::clear_actor_budget(); }
+  } clear_budget;
   engine.run();
   if (w.out_of_memory) throw std::bad_alloc();  // the caller names the point and what to change
   if (!w.errors.empty()) throw std::runtime_error(w.errors.front());

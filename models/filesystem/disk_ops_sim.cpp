@@ -3,6 +3,8 @@
 
 #include <exception>
 
+#include "models/filesystem/actor_budget_sim.hpp"
+
 namespace ciosim::filesystem {
 
 namespace {
@@ -53,6 +55,7 @@ void DiskOps::run(sg4::Disk* disk, bool write, std::int64_t bytes) {
   if (!channel_ || helper_ops_ == kPerHelper) {
     stop_helper();
     channel_ = std::make_shared<Channel>();
+    check_actor_budget();
     sg4::Actor::create("disk-ops", host_, [ch = channel_] {
       // Its caller waits for each operation: a helper never needs to hold the simulation open.
       sg4::Actor::self()->daemonize();

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/filesystem/actor_budget_sim.hpp"
 #include "models/filesystem/disk_ops_sim.hpp"
 
 namespace ciosim::filesystem {
@@ -47,6 +48,7 @@ void WorkerPool::submit(Job job) {
     sg4::this_actor::yield();
     return;
   }
+  check_actor_budget();
   auto w = std::make_shared<Worker>();
   w->job = std::move(job);
   ++s.started;
