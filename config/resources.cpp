@@ -78,6 +78,42 @@ double sequence_extent(const std::string& sequence, double step) {
   }
 }
 
+/// SimGrid's stack size in bytes when `cfg` (CIOSIM_SIMGRID_CFG) turns guard pages off, else 0. Without
+/// guard pages SimGrid takes each actor's stack from the heap, where it stays resident whole once used;
+/// with them a stack is a map of its own whose untouched pages cost nothing (the per-rank terms above,
+/// measured with SimGrid's defaults, hold what ranks touch).
+double heap_stack_bytes(const std::string& cfg) {
+  bool guard_off = false;
+  double kib = 8192;  // SimGrid 3.32's default contexts/stack-size (KiB)
+  for (const std::string& item : simgrid_cfg_items(cfg)) {
+    if (item == "contexts/guard-size:0") guard_off = true;
+    if (item.rfind("contexts/stack-size:", 0) == 0) {
+      try {
+        kib = std::stod(item.substr(20));
+      } catch (const std::exception&) {  // SimGrid itself refuses it when the run starts
+      }
+    }
+  }
+  return guard_off ? kib * 1024 : 0;
+}
+
+/// The actors a point may hold at once without guard pages: its ranks and, at the file system's servers,
+/// one request actor for each request that waits there at once. A rank has at most one request per server
+/// in flight (each call returns when all its parts have), and a rank writing its share of the file in one
+/// call touches min(servers, strips of its share) of them: an upper bound when every rank writes at once
+/// (IEC's executor at scale). Measured with 16 KiB stacks (docs/benchmarks.md, 2026-11-27 fourth and
+/// fifth sessions): iec-parametric on 16,384 ranks 864 MiB (about 27,000 actors at the peak, 55,035 maps
+/// with guard pages; this bound: 32,768), on 65,536 ranks 6.6 GiB (bound: 327,680 actors, 5 GiB).
+double heap_stack_actors(const RunSpec& spec, double file) {
+  const double ranks = std::max(spec.ranks, 1);
+  double per_rank = 1;  // NFS: one server; local disks: a helper per rank at most
+  if (spec.platform.filesystem == "pvfs" && spec.platform.pvfs.stripe_size > 0) {
+    const double strips = std::ceil(file / ranks / static_cast<double>(spec.platform.pvfs.stripe_size));
+    per_rank = std::clamp(strips, 1.0, static_cast<double>(std::max(spec.platform.pvfs.io_servers, 1)));
+  }
+  return ranks * (1 + per_rank);
+}
+
 /// The offset-length tuples the technique keeps in lists, of the `tuples` its distribution has. IEC's
 /// inspector holds a block-cyclic list as one period's runs while its replica count halves at every phase
 /// (iec::block_cyclic_stays_periodic), and its plans and bundles hold their datatypes as strided segments
@@ -181,8 +217,10 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
   const double exchanges = spec.algorithm == "iec-parametric"
                                ? kPerRankPhase * spec.ranks * std::ceil(std::log2(std::max(spec.ranks, 1)))
                                : 0;
+  const double stack = heap_stack_bytes(simgrid_cfg());
+  const double stacks = stack > 0 ? stack * heap_stack_actors(spec, file) : 0;
   const double total = kBaseBytes + kPerRank * spec.ranks + kPerNode * spec.platform.nodes + payload + lists +
-                       steps + pools + exchanges;
+                       steps + pools + exchanges + stacks;
   MemoryEstimate e;
   e.bytes = total >= 9.2e18 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(total);
   char buf[64];
@@ -210,6 +248,11 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
   if (exchanges >= 0.1 * total)
     e.detail += " + " + format_bytes(static_cast<std::int64_t>(exchanges)) + " for the exchanges of " +
                 std::to_string(spec.ranks) + " ranks";
+  if (stacks >= 0.1 * total)
+    e.detail += " + " + format_bytes(static_cast<std::int64_t>(std::min(stacks, 9.2e18))) +
+                " of SimGrid stacks from the heap (contexts/guard-size:0: " +
+                std::to_string(static_cast<long long>(heap_stack_actors(spec, file))) + " actors at most, " +
+                format_bytes(static_cast<std::int64_t>(stack)) + " each)";
   if (kPerNode * spec.platform.nodes >= 0.1 * total)
     e.detail += " + " + format_bytes(static_cast<std::int64_t>(kPerNode * spec.platform.nodes)) + " for " +
                 std::to_string(spec.platform.nodes) + " nodes";

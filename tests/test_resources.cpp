@@ -1,6 +1,7 @@
 // The memory a point will need, estimated before simulating (issue 13, item 2), and the size syntax of
 // --max-memory.
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <span>
 
 #include "algorithms/common/distribution.hpp"
@@ -303,4 +304,31 @@ TEST_CASE("estimate_memory: iec-parametric's exchanges, elided and with bytes") 
                                {4096, 1 << 24, bytes, 830},
                                {16384, 1LL << 28, bytes, 13255}};
   check_against("iec-parametric", measured, 1.0, 1.3);
+}
+
+TEST_CASE("estimate_memory: without guard pages every actor's stack is resident") {
+  // Measured with CIOSIM_SIMGRID_CFG='contexts/guard-size:0;contexts/stack-size:16', iec-parametric at
+  // Nx = Np^2, elided (docs/benchmarks.md, 2026-11-27 fourth and fifth sessions). The estimate counts the
+  // ranks and, per rank, one request actor for each strip of its chunk (1 at 16,384 ranks, 2 at 32,768, 4
+  // at 65,536): an upper bound, which the measured peaks stay below.
+  const char* was = std::getenv("CIOSIM_SIMGRID_CFG");
+  const std::string saved = was ? was : "";
+  ::setenv("CIOSIM_SIMGRID_CFG", "contexts/guard-size:0;contexts/stack-size:16", 1);
+  constexpr PayloadChoice elided = PayloadChoice::Elided;
+  const Measured measured[] = {
+      {16384, 1LL << 28, elided, 864}, {32768, 1LL << 30, elided, 2251}, {65536, 1LL << 32, elided, 6785}};
+  check_against("iec-parametric", measured, 1.0, 1.5);
+  RunSpec r = fine_on_16("iec-parametric", 1LL << 32, elided);
+  r.ranks = r.platform.nodes = 65536;
+  const MemoryEstimate with = estimate_memory(r, workload_size(r.workload, r.ranks));
+  CHECK(with.detail.find("of SimGrid stacks from the heap (contexts/guard-size:0: 327680 actors at most, "
+                         "16.0 KiB each)") != std::string::npos);
+  ::setenv("CIOSIM_SIMGRID_CFG", "contexts/factory:thread", 1);  // guard pages on: no such term
+  const MemoryEstimate without = estimate_memory(r, workload_size(r.workload, r.ranks));
+  CHECK(without.detail.find("SimGrid stacks") == std::string::npos);
+  CHECK(with.bytes - without.bytes == 327680LL * 16 * 1024);
+  if (was)
+    ::setenv("CIOSIM_SIMGRID_CFG", saved.c_str(), 1);
+  else
+    ::unsetenv("CIOSIM_SIMGRID_CFG");
 }
