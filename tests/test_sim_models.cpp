@@ -1,6 +1,8 @@
 // Model tests with analytic oracles: the simulation must produce what the models' closed forms say.
 // Each TEST_CASE runs one SimGrid engine (ctest runs every TEST_CASE in its own process).
+#include <array>
 #include <catch2/catch.hpp>
+#include <random>
 #include <simgrid/s4u.hpp>
 #include <vector>
 
@@ -194,6 +196,61 @@ TEST_CASE("requests are split by strip round-robin over the servers", "[model][p
   CHECK(parts[1].bytes == 15);         // strip 1 whole, strip 4 [40,45)
   CHECK(parts[2].bytes == 10);
   CHECK(parts[0].bytes + parts[1].bytes + parts[2].bytes == 40);
+}
+
+TEST_CASE("split_by_stripe puts every byte where a byte-by-byte reference does", "[model][pvfs]") {
+  // Random list requests (ascending, descending, overlapping strips, zero-length regions) on random
+  // stripings: every byte of the client's buffer must go to server (b / stripe) % servers at local offset
+  // (b / stripe / servers) * stripe + b % stripe, in client-buffer order per server, and each part's
+  // pieces must be maximal (no two consecutive ones continue each other in every space).
+  std::mt19937_64 rng(20261127);
+  for (int round = 0; round < 2000; ++round) {
+    const std::int64_t stripe = 1 + static_cast<std::int64_t>(rng() % 64);
+    const int servers = 1 + static_cast<int>(rng() % 6);
+    std::vector<Extent> regions(rng() % 12);
+    std::int64_t at = static_cast<std::int64_t>(rng() % 200);
+    for (Extent& e : regions) {
+      const bool back = rng() % 4 == 0;
+      e.offset = back ? static_cast<std::int64_t>(rng() % 300) : at;
+      e.length = static_cast<std::int64_t>(rng() % 3 == 0 ? rng() % 4 : rng() % 150);
+      at = e.offset + e.length + static_cast<std::int64_t>(rng() % 40);
+    }
+    const auto parts = pvfs::split_by_stripe(regions, stripe, servers);
+    // The reference: (server, local offset, file offset, data offset) of every byte, in buffer order.
+    std::vector<std::vector<std::array<std::int64_t, 3>>> want(static_cast<std::size_t>(servers));
+    std::int64_t data = 0;
+    for (const Extent& e : regions)
+      for (std::int64_t b = e.offset; b < e.offset + e.length; ++b, ++data)
+        want[static_cast<std::size_t>(b / stripe % servers)].push_back(
+            {(b / stripe / servers) * stripe + b % stripe, b, data});
+    std::size_t touched = 0;
+    for (const auto& w : want) touched += !w.empty();
+    INFO("round " << round << ": stripe " << stripe << ", servers " << servers);
+    REQUIRE(parts.size() == touched);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      const pvfs::ServerPart& part = parts[i];
+      if (i > 0) CHECK(parts[i - 1].server < part.server);
+      std::vector<std::array<std::int64_t, 3>> got;
+      std::int64_t regions_there = 0;
+      for (std::size_t k = 0; k < part.pieces.size(); ++k) {
+        const pvfs::Piece& p = part.pieces[k];
+        for (std::int64_t j = 0; j < p.length; ++j)
+          got.push_back({p.local_offset + j, p.file_offset + j, p.data_offset + j});
+        if (k > 0) {
+          const pvfs::Piece& q = part.pieces[k - 1];
+          const bool local_next = q.local_offset + q.length == p.local_offset;
+          CHECK(!(local_next && q.file_offset + q.length == p.file_offset &&
+                  q.data_offset + q.length == p.data_offset));
+          regions_there += !local_next;
+        } else {
+          regions_there = 1;
+        }
+      }
+      CHECK(got == want[static_cast<std::size_t>(part.server)]);
+      CHECK(part.bytes == static_cast<std::int64_t>(got.size()));
+      CHECK(part.local_regions == regions_there);
+    }
+  }
 }
 
 TEST_CASE("P ranks' opens and closes queue at the metadata server", "[model][pvfs]") {
