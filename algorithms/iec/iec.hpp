@@ -172,7 +172,6 @@ class Inspector {
   void merge_flat(std::vector<Run> fresh);
   /// L10 in closed form for a periodic list that holds the chunk; false when it does not apply.
   bool pack_periodic(RankPlan& plan) const;
-  const Distribution* dist_;
   int rank_;
   int np_;
   int nph_;

@@ -515,14 +515,7 @@ SharedMessagePtr Bundle::decode(std::span<const std::byte> bytes) {
 }
 
 Inspector::Inspector(const Distribution& d, int rank, Lists lists)
-    : dist_(&d),
-      rank_(rank),
-      np_(d.nprocs()),
-      nph_(0),
-      nx_(d.nx),
-      half_(0),
-      alloc_offset_(0),
-      buffer_entries_(0) {
+    : rank_(rank), np_(d.nprocs()), nph_(0), nx_(d.nx), half_(0), alloc_offset_(0), buffer_entries_(0) {
   const std::string vals = " (Nx=" + std::to_string(nx_) + ", Np=" + std::to_string(np_) + ")";
   if (np_ <= 0 || !std::has_single_bit(static_cast<unsigned>(np_)))
     throw std::invalid_argument("IEC needs a power-of-two number of ranks (Np=" + std::to_string(np_) +
