@@ -467,7 +467,7 @@ int main(int argc, char** argv) {
       if (a == "--nodes" && i + 1 < argc)
         w.pt.ps.nodes = std::stoi(argv[++i]);
       else if (a == "--list-io" && i + 1 < argc)
-        w.pt.bx = std::stoll(argv[++i]);
+        w.pt.bx = std::stoll(argv[++i]) < 1 ? -1 : std::stoll(argv[i]);  // < 1 is refused below (0 is IEC)
       else if (a == "--batch" && i + 1 < argc)
         w.pt.batch = std::stoi(argv[++i]);
       else if (a == "--self-test")
@@ -477,10 +477,10 @@ int main(int argc, char** argv) {
       else
         return usage();
     }
-    if (w.pt.bx > 0) {
-      if (w.pt.np < 1 || w.pt.es < 1 || w.pt.batch < 1 || w.pt.nx % (w.pt.bx * w.pt.np) != 0)
+    if (w.pt.bx != 0) {
+      if (w.pt.bx < 1 || w.pt.np < 1 || w.pt.es < 1 || w.pt.batch < 1 || w.pt.nx % (w.pt.bx * w.pt.np) != 0)
         throw std::invalid_argument(
-            "--list-io: NP >= 1, ELEMENT_SIZE >= 1, --batch >= 1 and NX divisible by BX*NP");
+            "--list-io: BX >= 1, NP >= 1, ELEMENT_SIZE >= 1, --batch >= 1 and NX divisible by BX*NP");
       if (self_test)
         throw std::invalid_argument("--self-test checks the IEC skeleton's exchange0, not --list-io");
     } else if (w.pt.np < 2 || !std::has_single_bit(static_cast<unsigned>(w.pt.np)) ||
