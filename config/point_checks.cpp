@@ -31,9 +31,6 @@ std::string check_aggregators(const RunSpec& r) {
          " (e.g. \"*:1\", one per host, or \"node0:2\"; a count of 0 takes none)";
 }
 
-}  // namespace
-
-namespace {
 // The process's own maps before the actors (its libraries, heap, ciosim's data): 179 at the start of a
 // run, measured; 512 leaves room.
 constexpr std::int64_t kOwnMaps = 512;
@@ -48,9 +45,7 @@ std::string maps_way_out(std::int64_t max_maps, std::int64_t needed) {
 }  // namespace
 
 std::int64_t actor_budget(std::int64_t max_maps, const std::string& simgrid_cfg) {
-  for (const std::string& item : simgrid_cfg_items(simgrid_cfg))
-    if (item == "contexts/guard-size:0") return 0;
-  if (max_maps <= 0) return 0;
+  if (max_maps <= 0 || guard_pages_off(simgrid_cfg)) return 0;
   return std::max<std::int64_t>((max_maps - kOwnMaps) / 2, 1);
 }
 

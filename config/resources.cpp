@@ -83,18 +83,16 @@ double sequence_extent(const std::string& sequence, double step) {
 /// with them a stack is a map of its own whose untouched pages cost nothing (the per-rank terms above,
 /// measured with SimGrid's defaults, hold what ranks touch).
 double heap_stack_bytes(const std::string& cfg) {
-  bool guard_off = false;
+  if (!guard_pages_off(cfg)) return 0;
   double kib = 8192;  // SimGrid 3.32's default contexts/stack-size (KiB)
-  for (const std::string& item : simgrid_cfg_items(cfg)) {
-    if (item == "contexts/guard-size:0") guard_off = true;
+  for (const std::string& item : simgrid_cfg_items(cfg))
     if (item.rfind("contexts/stack-size:", 0) == 0) {
       try {
         kib = std::stod(item.substr(20));
       } catch (const std::exception&) {  // SimGrid itself refuses it when the run starts
       }
     }
-  }
-  return guard_off ? kib * 1024 : 0;
+  return kib * 1024;
 }
 
 /// The actors a point may hold at once without guard pages: its ranks and, at the file system's servers,
@@ -218,7 +216,8 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
                                ? kPerRankPhase * spec.ranks * std::ceil(std::log2(std::max(spec.ranks, 1)))
                                : 0;
   const double stack = heap_stack_bytes(simgrid_cfg());
-  const double stacks = stack > 0 ? stack * heap_stack_actors(spec, file) : 0;
+  const double stack_actors = stack > 0 ? heap_stack_actors(spec, file) : 0;
+  const double stacks = stack * stack_actors;
   const double total = kBaseBytes + kPerRank * spec.ranks + kPerNode * spec.platform.nodes + payload + lists +
                        steps + pools + exchanges + stacks;
   MemoryEstimate e;
@@ -251,7 +250,7 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size) {
   if (stacks >= 0.1 * total)
     e.detail += " + " + format_bytes(static_cast<std::int64_t>(std::min(stacks, 9.2e18))) +
                 " of SimGrid stacks from the heap (contexts/guard-size:0: " +
-                std::to_string(static_cast<long long>(heap_stack_actors(spec, file))) + " actors at most, " +
+                std::to_string(static_cast<long long>(stack_actors)) + " actors at most, " +
                 format_bytes(static_cast<std::int64_t>(stack)) + " each)";
   if (kPerNode * spec.platform.nodes >= 0.1 * total)
     e.detail += " + " + format_bytes(static_cast<std::int64_t>(kPerNode * spec.platform.nodes)) + " for " +
@@ -345,6 +344,12 @@ std::vector<std::string> simgrid_cfg_items(const std::string& cfg) {
   for (std::string item; std::getline(ss, item, ';');)
     if (!item.empty()) items.push_back(item);
   return items;
+}
+
+bool guard_pages_off(const std::string& cfg) {
+  for (const std::string& item : simgrid_cfg_items(cfg))
+    if (item == "contexts/guard-size:0") return true;
+  return false;
 }
 
 std::string format_bytes(std::int64_t bytes) {

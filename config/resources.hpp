@@ -82,6 +82,9 @@ std::int64_t max_memory_maps();
 std::string simgrid_cfg();
 /// Its non-empty "key:value" items, in order.
 std::vector<std::string> simgrid_cfg_items(const std::string& cfg);
+/// Whether `cfg` turns SimGrid's stack guard pages off (contexts/guard-size:0): stacks then come from the
+/// heap and are no memory maps of their own.
+bool guard_pages_off(const std::string& cfg);
 
 /// "1.5 GiB", "320 MiB", "12 KiB", "100 B".
 std::string format_bytes(std::int64_t bytes);
