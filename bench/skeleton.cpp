@@ -56,6 +56,7 @@
 #include <vector>
 
 #include "config/platform_file.hpp"
+#include "config/resources.hpp"
 #include "models/filesystem/worker_pool_sim.hpp"
 #include "models/network/network_sim.hpp"
 #include "models/pvfs/striping.hpp"
@@ -502,14 +503,8 @@ int main(int argc, char** argv) {
   // the same context factory (the sanitizer CI sets contexts/factory:thread: ASan cannot follow SimGrid's
   // raw context switches).
   std::vector<std::string> env_cfg;
-  if (const char* env = std::getenv("CIOSIM_SIMGRID_CFG")) {
-    std::string all = env;
-    for (std::size_t at = 0; at <= all.size();) {
-      const std::size_t end = std::min(all.find(';', at), all.size());
-      if (end > at) env_cfg.push_back("--cfg=" + all.substr(at, end - at));
-      at = end + 1;
-    }
-  }
+  for (const std::string& item : config::simgrid_cfg_items(config::simgrid_cfg()))
+    env_cfg.push_back("--cfg=" + item);
   for (std::string& c : env_cfg) engine_argv.push_back(c.data());
   engine_argv.push_back(const_cast<char*>("--log=root.thresh:critical"));
   int eargc = static_cast<int>(engine_argv.size());
