@@ -107,9 +107,7 @@ bool file_equals(const fs::path& path, const std::vector<std::byte>& expected) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::vector<char> got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return got.size() == expected.size() &&
-         std::equal(got.begin(), got.end(), expected.begin(),
-                    [](char a, std::byte b) { return static_cast<std::byte>(a) == b; });
+  return same_bytes(std::as_bytes(std::span<const char>(got)), expected);
 }
 
 /// Gathers the records, summarises them and checks the file (rank 0).
@@ -399,7 +397,7 @@ bool reference_sequence(MPI_Comm comm, const RunSpec& spec, const Setup& s, cons
         const std::vector<std::byte> want = make_local_data(s.dist, s.rank, es, value_base(disp + off, es));
         std::vector<std::byte> got(want.size());
         check(MPI_File_read_at_all(fh, 0, got.data(), v.mem_count, v.memtype, &st), "MPI_File_read_at_all");
-        ok = ok && got == want;
+        ok = ok && same_bytes(got, want);
         break;
       }
       case OpKind::Sync:
