@@ -85,6 +85,14 @@ void run_sweep(const std::vector<RunSpec>& specs, SweepFolder& folder, const Swe
       std::cerr << ", about " << duration_text(elapsed / double(finished_now) * double(left)) << " left";
     std::cerr << std::endl;
   };
+  // "[3/22] iec  workload.bx=4" and what follows, when a point starts or takes its twin's results.
+  const auto announce = [&](std::size_t p, const std::string& tail) {
+    if (opt.quiet) return;
+    const RunSpec& spec = specs[p - 1];
+    const std::string label = config::point_label(spec);
+    std::cerr << "ciosim: [" << p << "/" << specs.size() << "] " << spec.algorithm
+              << (label.empty() ? "" : "  " + label) << tail << std::endl;
+  };
   // A point whose twin (config/point_reuse.hpp) is among this folder's points waits for it; once the twin
   // is done, it takes the twin's results if the twin made no MPI call, else it is simulated.
   const std::vector<std::size_t> twins =
@@ -101,14 +109,9 @@ void run_sweep(const std::vector<RunSpec>& specs, SweepFolder& folder, const Swe
     const std::size_t t = twin_of(p);
     const auto done = folder.done().find(t);
     if (t == 0 || done == folder.done().end() || !config::made_no_mpi_call(done->second)) return false;
-    const RunSpec& spec = specs[p - 1];
-    if (!opt.quiet) {
-      const std::string label = config::point_label(spec);
-      std::cerr << "ciosim: [" << p << "/" << specs.size() << "] " << spec.algorithm
-                << (label.empty() ? "" : "  " + label) << ": the simulation of point " << t
-                << " (it made no MPI call, and the two differ only in network.mpi)" << std::endl;
-    }
-    folder.save(p, config::twin_result(done->second, spec));
+    announce(p, ": the simulation of point " + std::to_string(t) +
+                    " (it made no MPI call, and the two differ only in network.mpi)");
+    folder.save(p, config::twin_result(done->second, specs[p - 1]));
     ++finished_now;
     progress_done();
     return true;
@@ -139,13 +142,8 @@ void run_sweep(const std::vector<RunSpec>& specs, SweepFolder& folder, const Swe
             if (reuse(p)) continue;
           }
         }
-        const RunSpec& spec = specs[p - 1];
-        if (!opt.quiet) {
-          const std::string label = config::point_label(spec);
-          std::cerr << "ciosim: [" << p << "/" << specs.size() << "] " << spec.algorithm
-                    << (label.empty() ? "" : "  " + label) << std::endl;
-        }
-        running.push_back({p, start_point(spec, point_name(specs, p - 1)), {}, false});
+        announce(p, "");
+        running.push_back({p, start_point(specs[p - 1], point_name(specs, p - 1)), {}, false});
       }
       if (running.empty() && !waiting.empty()) {  // cannot happen (a waiting point's twin is running)
         ready.insert(ready.end(), waiting.begin(), waiting.end());
