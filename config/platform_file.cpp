@@ -54,6 +54,13 @@ const Field kFields[] = {
     {"pvfs", "stripe_size", Kind::Int64, 1, false, [](PlatformSpec& p) -> Ref { return &p.pvfs.stripe_size; }},
     {"pvfs", "disk_write_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.pvfs.disk_write_Bps; }},
     {"pvfs", "disk_read_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.pvfs.disk_read_Bps; }},
+    {"pvfs", "disk_rpm", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.pvfs.disk.rpm; }},
+    {"pvfs", "disk_seek_track_s", Kind::Real, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.pvfs.disk.seek_track_s; }},
+    {"pvfs", "disk_seek_full_s", Kind::Real, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.pvfs.disk.seek_full_s; }},
+    {"pvfs", "disk_capacity_bytes", Kind::Real, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.pvfs.disk.capacity_bytes; }},
     {"pvfs", "request_overhead_s", Kind::Real, 0, false,
      [](PlatformSpec& p) -> Ref { return &p.pvfs.request_overhead_s; }},
     {"pvfs", "metadata_overhead_s", Kind::Real, 0, false,
@@ -80,9 +87,23 @@ const Field kFields[] = {
     {"nfs", "rpc_header", Kind::Int64, 0, false, [](PlatformSpec& p) -> Ref { return &p.nfs.rpc_header; }},
     {"nfs", "disk_write_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.nfs.disk_write_Bps; }},
     {"nfs", "disk_read_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.nfs.disk_read_Bps; }},
+    {"nfs", "disk_rpm", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.nfs.disk.rpm; }},
+    {"nfs", "disk_seek_track_s", Kind::Real, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.nfs.disk.seek_track_s; }},
+    {"nfs", "disk_seek_full_s", Kind::Real, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.nfs.disk.seek_full_s; }},
+    {"nfs", "disk_capacity_bytes", Kind::Real, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.nfs.disk.capacity_bytes; }},
     {"local", "node", Kind::Int, 0, false, [](PlatformSpec& p) -> Ref { return &p.local.node; }},
     {"local", "disk_write_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.local.disk_write_Bps; }},
     {"local", "disk_read_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.local.disk_read_Bps; }},
+    {"local", "disk_rpm", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.local.disk.rpm; }},
+    {"local", "disk_seek_track_s", Kind::Real, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.local.disk.seek_track_s; }},
+    {"local", "disk_seek_full_s", Kind::Real, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.local.disk.seek_full_s; }},
+    {"local", "disk_capacity_bytes", Kind::Real, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.local.disk.capacity_bytes; }},
     {"local", "request_overhead_s", Kind::Real, 0, false,
      [](PlatformSpec& p) -> Ref { return &p.local.request_overhead_s; }},
 };
@@ -99,10 +120,24 @@ bool is_file_system_table(std::string_view table) {
 }
 
 /// Keys added after platform files existed, each with the key whose value it takes when a file lacks it
-/// (the model before the key: one core per placed rank; open and close cost one request each).
+/// (the model before the key: one core per placed rank; open and close cost one request each), or none
+/// ("") where the key keeps its default, 0 (a disk without position: a bandwidth only). A file system's
+/// keys are added only when the file describes that file system.
 constexpr std::pair<std::string_view, std::string_view> kLaterKeys[] = {
     {"nodes.cpu_cores", "nodes.cores_per_node"},
     {"pvfs.metadata_overhead_s", "pvfs.request_overhead_s"},
+    {"pvfs.disk_rpm", ""},
+    {"pvfs.disk_seek_track_s", ""},
+    {"pvfs.disk_seek_full_s", ""},
+    {"pvfs.disk_capacity_bytes", ""},
+    {"nfs.disk_rpm", ""},
+    {"nfs.disk_seek_track_s", ""},
+    {"nfs.disk_seek_full_s", ""},
+    {"nfs.disk_capacity_bytes", ""},
+    {"local.disk_rpm", ""},
+    {"local.disk_seek_track_s", ""},
+    {"local.disk_seek_full_s", ""},
+    {"local.disk_capacity_bytes", ""},
 };
 
 std::string unit_of(const Field& f) {
@@ -110,6 +145,8 @@ std::string unit_of(const Field& f) {
   if (f.kind == Kind::Choice) return "one of: " + join(f.choices());
   if (f.key.ends_with("_Bps")) return "bytes/s";
   if (f.key.ends_with("_s")) return "seconds";
+  if (f.key.ends_with("_rpm")) return "revolutions per minute";
+  if (f.key.ends_with("_bytes")) return "bytes";
   return f.kind == Kind::Real ? "a number" : "an integer";
 }
 
@@ -138,6 +175,9 @@ struct Range {
   const char* why;
 };
 Range physical_range(const Field& f) {
+  if (f.key.ends_with("_rpm"))
+    return {0, 30000, "0 (no rotation) up to twice the fastest disks made (15,000 rpm)"};
+  if (f.key.ends_with("_capacity_bytes")) return {0, 1e17, "up to 100 PB"};
   if (f.key.ends_with("_Bps"))
     return {1e3, 1e13, "from 1 kB/s, slower than any disk or link, to 10 TB/s, faster than any memory bus"};
   if (f.key.ends_with("_s")) return {f.min, 60, "a per-operation cost of at most a minute"};
@@ -211,6 +251,19 @@ std::string source_text(const toml::node& n, const std::string& dotted, const st
     throw ConfigError(where + dotted + " (documentation of a value's source) must be a string, got " +
                       toml_type(n));
   return *n.value<std::string>();
+}
+
+/// The disk of file system `name` of `p`.
+const filesystem::DiskGeometry& disk_geometry(const PlatformSpec& p, std::string_view name) {
+  switch (filesystem::kind_of(name)) {
+    case filesystem::Kind::Nfs:
+      return p.nfs.disk;
+    case filesystem::Kind::Local:
+      return p.local.disk;
+    case filesystem::Kind::Pvfs:
+      break;
+  }
+  return p.pvfs.disk;
 }
 
 /// Whether the platform's file holds `table` (file-system tables are optional).
@@ -323,21 +376,30 @@ PlatformFile platform_from_table(const toml::table& doc, const std::string& orig
   }
   // Keys that came later: a platform file without one keeps the model it was written for.
   for (const auto& [key, from] : kLaterKeys) {
-    if (seen.count(std::string(key)) || !seen.count(std::string(from))) continue;
-    const Field* to = find_field(key.substr(0, key.find('.')), key.substr(key.find('.') + 1));
-    const Field* src = find_field(from.substr(0, from.find('.')), from.substr(from.find('.') + 1));
-    std::visit(
-        [&](auto* dst) {
-          using T = std::remove_pointer_t<decltype(dst)>;
-          *dst = *std::get<T*>(src->ref(out.spec));
-        },
-        to->ref(out.spec));
+    const std::string table(key.substr(0, key.find('.')));
+    const bool described = std::any_of(seen.begin(), seen.end(),
+                                       [&](const std::string& d) { return d.starts_with(table + "."); });
+    if (seen.count(std::string(key)) || (from.empty() ? !described : !seen.count(std::string(from))))
+      continue;
+    if (!from.empty()) {
+      const Field* to = find_field(table, key.substr(key.find('.') + 1));
+      const Field* src = find_field(from.substr(0, from.find('.')), from.substr(from.find('.') + 1));
+      std::visit(
+          [&](auto* dst) {
+            using T = std::remove_pointer_t<decltype(dst)>;
+            *dst = *std::get<T*>(src->ref(out.spec));
+          },
+          to->ref(out.spec));
+    }
     seen.insert(std::string(key));
     const std::string source_key = std::string(key) + "_source";
     if (std::none_of(out.sources.begin(), out.sources.end(),
                      [&](const auto& s) { return s.first == source_key; }))
       out.sources.emplace_back(
-          source_key, "not in the platform file: " + std::string(from) + ", as before the key existed");
+          source_key, from.empty()
+                          ? "not in the platform file: 0, a disk without position "
+                            "(a bandwidth only), as before the key existed"
+                          : "not in the platform file: " + std::string(from) + ", as before the key existed");
   }
   // [filesystem] came later: without it a platform has the file system it was written for, PVFS.
   if (!seen.count("filesystem.kind")) {
@@ -370,14 +432,16 @@ PlatformFile platform_from_table(const toml::table& doc, const std::string& orig
     throw ConfigError(origin + ": missing required key" + (missing.size() > 1 ? "s " : " ") + join(missing) +
                       " (every platform value must be given, in SI units)");
   if (out.spec.name.empty()) throw ConfigError(origin + ": name must not be empty");
+  for (const std::string& t : out.spec.filesystems)
+    if (const std::string why = disk_geometry(out.spec, t).problem(t + ".disk_"); !why.empty())
+      throw ConfigError(origin + ": " + why);
   std::sort(out.sources.begin(), out.sources.end());
   return out;
 }
 
 PlatformFile load_platform_file(const fs::path& file) {
   std::error_code ec;
-  if (!fs::is_regular_file(file, ec))
-    throw ConfigError(not_a_file("platform file", file));
+  if (!fs::is_regular_file(file, ec)) throw ConfigError(not_a_file("platform file", file));
   std::ifstream in(file, std::ios::binary);
   if (!in) throw ConfigError("cannot read platform file " + file.string());
   std::ostringstream text;
@@ -397,6 +461,9 @@ void check_file_system(const PlatformSpec& p, const std::string& prefix) {
     throw ConfigError(prefix + "platform " + quote(p.name) + " has no [" + p.filesystem +
                       "] table for platform.filesystem = " + quote(p.filesystem) +
                       "; it describes: " + join(p.filesystems));
+  for (const std::string& t : p.filesystems)
+    if (const std::string why = disk_geometry(p, t).problem(t + ".disk_"); !why.empty())
+      throw ConfigError(prefix + "platform " + quote(p.name) + ": " + why);
   if (p.filesystem == "local" && p.local.node >= p.nodes)
     throw ConfigError(prefix + "local.node = " + std::to_string(p.local.node) +
                       " is not a node of platform " + quote(p.name) + " (0.." + std::to_string(p.nodes - 1) +
@@ -538,6 +605,10 @@ constexpr KeyDoc kKeyDocs[] = {
     {"pvfs.stripe_size", "bytes", "PVFS strip size"},
     {"pvfs.disk_write_Bps", "bytes/s", "an I/O server's disk, sequential write"},
     {"pvfs.disk_read_Bps", "bytes/s", "an I/O server's disk, sequential read"},
+    {"pvfs.disk_rpm", "rpm", "an I/O server's disk: spindle speed (0: a disk without position)"},
+    {"pvfs.disk_seek_track_s", "seconds", "an I/O server's disk: track-to-track seek, settle included"},
+    {"pvfs.disk_seek_full_s", "seconds", "an I/O server's disk: full-stroke seek"},
+    {"pvfs.disk_capacity_bytes", "bytes", "an I/O server's disk: the span a full-stroke seek crosses"},
     {"pvfs.request_overhead_s", "seconds", "an I/O server's CPU time per request"},
     {"pvfs.metadata_overhead_s", "seconds", "the metadata server's CPU time per open or close"},
     {"pvfs.region_overhead_s", "seconds", "an I/O server's CPU time per region of a list request"},
@@ -556,9 +627,17 @@ constexpr KeyDoc kKeyDocs[] = {
     {"nfs.rpc_header", "bytes", "bytes of an RPC besides its data"},
     {"nfs.disk_write_Bps", "bytes/s", "the NFS server's disk, sequential write"},
     {"nfs.disk_read_Bps", "bytes/s", "the NFS server's disk, sequential read"},
+    {"nfs.disk_rpm", "rpm", "the NFS server's disk: spindle speed (0: a disk without position)"},
+    {"nfs.disk_seek_track_s", "seconds", "the NFS server's disk: track-to-track seek, settle included"},
+    {"nfs.disk_seek_full_s", "seconds", "the NFS server's disk: full-stroke seek"},
+    {"nfs.disk_capacity_bytes", "bytes", "the NFS server's disk: the span a full-stroke seek crosses"},
     {"local.node", "", "the node whose own disk holds the file"},
     {"local.disk_write_Bps", "bytes/s", "a node's own disk, sequential write"},
     {"local.disk_read_Bps", "bytes/s", "a node's own disk, sequential read"},
+    {"local.disk_rpm", "rpm", "a node's own disk: spindle speed (0: a disk without position)"},
+    {"local.disk_seek_track_s", "seconds", "a node's own disk: track-to-track seek, settle included"},
+    {"local.disk_seek_full_s", "seconds", "a node's own disk: full-stroke seek"},
+    {"local.disk_capacity_bytes", "bytes", "a node's own disk: the span a full-stroke seek crosses"},
     {"local.request_overhead_s", "seconds", "CPU time of one system call on the node's disk"},
 };
 

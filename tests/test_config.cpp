@@ -89,15 +89,22 @@ TEST_CASE("platform file: values, sources, defaults of the name") {
   CHECK(p.spec.pvfs.metadata_overhead_s == p.spec.pvfs.request_overhead_s);
   // Without a [filesystem] table the platform has PVFS, the only file system before the table existed.
   CHECK(p.spec.filesystem == "pvfs");
-  REQUIRE(p.sources.size() == 5);
+  // Nor a disk geometry: a disk without position, a bandwidth only.
+  CHECK_FALSE(p.spec.pvfs.disk.positioned());
+  REQUIRE(p.sources.size() == 9);
   CHECK(p.sources[0].first == "filesystem.kind_source");
   CHECK(p.sources[0].second.find("pvfs") != std::string::npos);
   CHECK(p.sources[1] == std::pair<std::string, std::string>{"nodes.count_source", "test"});
   CHECK(p.sources[2].first == "nodes.cpu_cores_source");
   CHECK(p.sources[2].second.find("nodes.cores_per_node") != std::string::npos);
-  CHECK(p.sources[3].first == "pvfs.disk_read_Bps_source");
-  CHECK(p.sources[4].first == "pvfs.metadata_overhead_s_source");
-  CHECK(p.sources[4].second.find("pvfs.request_overhead_s") != std::string::npos);
+  CHECK(p.sources[3].first == "pvfs.disk_capacity_bytes_source");
+  CHECK(p.sources[3].second.find("without position") != std::string::npos);
+  CHECK(p.sources[4].first == "pvfs.disk_read_Bps_source");
+  CHECK(p.sources[5].first == "pvfs.disk_rpm_source");
+  CHECK(p.sources[6].first == "pvfs.disk_seek_full_s_source");
+  CHECK(p.sources[7].first == "pvfs.disk_seek_track_s_source");
+  CHECK(p.sources[8].first == "pvfs.metadata_overhead_s_source");
+  CHECK(p.sources[8].second.find("pvfs.request_overhead_s") != std::string::npos);
   std::string unnamed = kPlatform;
   unnamed.erase(0, unnamed.find('\n') + 1);
   CHECK(parse_platform(unnamed, "dir/stem.toml").spec.name == "stem");

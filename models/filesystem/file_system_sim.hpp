@@ -14,6 +14,7 @@
 
 #include "algorithms/common/process.hpp"
 #include "models/activity/activity_log.hpp"
+#include "models/filesystem/disk_sim.hpp"
 #include "models/filesystem/file_store.hpp"
 
 namespace ciosim::filesystem {
@@ -60,6 +61,19 @@ class FileSystemSim {
                    std::int64_t bytes) {
     log_->busy(disk_res, start, end, bytes);
     log_->span(disk_actor, op, start, end, bytes);
+  }
+  /// Writes (or reads) `bytes` at `position` on `disk` through `ops` (disk_sim.hpp) and records it: the
+  /// disk busy from the head's first move to the transfer's end, a "position" span for the seek and
+  /// rotation (if any) and the operation's span for the transfer.
+  void disk_io(DiskSim& disk, DiskOps& ops, bool write, std::int64_t position, std::int64_t bytes,
+               int disk_actor, int disk_res) {
+    const DiskSim::Service s = disk.io(ops, write, position, bytes);
+    const double end = sg4::Engine::get_clock();
+    if (s.transfer > s.start) {
+      log_->busy(disk_res, s.start, s.transfer, 0);
+      log_->span(disk_actor, "position", s.start, s.transfer, 0);
+    }
+    record_disk(disk_actor, disk_res, write ? "write" : "read", s.transfer, end, bytes);
   }
   /// Records a completed transfer of file-system data or requests from host `from` to host `to` on their
   /// I/O links' busy time (sending side of `from`, receiving side of `to`).

@@ -4,7 +4,9 @@
 //  - every system call (open, close, and the pwrite/pread of each contiguous region) costs
 //    request_overhead_s of the calling rank's CPU;
 //  - the data is written through to the disk at disk_write_Bps (read from it at disk_read_Bps); the
-//    ranks of one node share its disk (SimGrid shares the disk's bandwidth among concurrent requests).
+//    ranks of one node share its disk (SimGrid shares the disk's bandwidth among concurrent requests;
+//    a disk with a geometry serves them one at a time in elevator order, each after a seek and rotation
+//    unless its head is already there: models/filesystem/disk_sim.hpp).
 //    The node's page cache is not modelled: a write returns when its data is on the disk;
 //  - the file lives on node `node`'s disk: a read or write by a rank on another node is an error (open
 //    and close are allowed everywhere: every rank opens a file of that name on its own node, as MPI-IO
@@ -22,19 +24,17 @@ void LocalDiskSim::build(const filesystem::PlatformHooks& platform) {
                                 " is not a node of the platform (0.." +
                                 std::to_string(platform.nodes.size() - 1) + ")");
   nodes_ = platform.nodes;
-  for (sg4::Host* h : nodes_) h->create_disk("local-disk", cfg_.disk_read_Bps, cfg_.disk_write_Bps)->seal();
+  for (sg4::Host* h : nodes_) {
+    sg4::Disk* disk = h->create_disk("local-disk", cfg_.disk_read_Bps, cfg_.disk_write_Bps)->seal();
+    if (h == nodes_[static_cast<std::size_t>(cfg_.node)])
+      disk_ = std::make_unique<filesystem::DiskSim>(disk, cfg_.disk, cfg_.disk_read_Bps, cfg_.disk_write_Bps);
+  }
   const std::string host = nodes_[static_cast<std::size_t>(cfg_.node)]->get_name();
   disk_actor_ = log().actor(activity::ActorKind::Disk, host + " disk", host);
   disk_res_ = log().resource(activity::ResourceKind::Disk, host + " disk", host);
 }
 
-void LocalDiskSim::disk_io(filesystem::DiskOps& ops, sg4::Disk* disk, bool write, std::int64_t bytes) {
-  const double t0 = sg4::Engine::get_clock();
-  ops.run(disk, write, bytes);
-  record_disk(disk_actor_, disk_res_, write ? "write" : "read", t0, sg4::Engine::get_clock(), bytes);
-}
-
-sg4::Disk* LocalDiskSim::disk_of_caller(int rank, const char* what) const {
+filesystem::DiskSim& LocalDiskSim::disk_of_caller(int rank, const char* what) const {
   sg4::Host* here = sg4::this_actor::get_host();
   sg4::Host* there = nodes_[static_cast<std::size_t>(cfg_.node)];
   if (here != there)
@@ -45,9 +45,7 @@ sg4::Disk* LocalDiskSim::disk_of_caller(int rank, const char* what) const {
         there->get_name() + " can reach (rank " + std::to_string(rank) +
         " is not one of them); use a technique whose file access is all on that node, or a "
         "shared file system (pvfs, nfs)");
-  for (sg4::Disk* d : there->get_disks())
-    if (d->get_name() == "local-disk") return d;
-  throw std::logic_error("node without its local disk");
+  return *disk_;
 }
 
 void LocalDiskSim::open(int) {
@@ -59,24 +57,24 @@ void LocalDiskSim::close(int) {
 }
 
 void LocalDiskSim::write(int rank, std::span<const Extent> regions, std::span<const std::byte> data) {
-  sg4::Disk* disk = disk_of_caller(rank, "writes");
+  filesystem::DiskSim& disk = disk_of_caller(rank, "writes");
   filesystem::DiskOps ops(sg4::this_actor::get_host(), 0);  // a rank lives on: disk_ops_sim.hpp
   std::int64_t pos = 0;
   for (const Extent& e : regions) {
     sg4::this_actor::sleep_for(cfg_.request_overhead_s);
-    if (e.length > 0) disk_io(ops, disk, true, e.length);
+    if (e.length > 0) disk_io(disk, ops, true, e.offset, e.length, disk_actor_, disk_res_);
     file().write(e.offset, data.subspan(static_cast<std::size_t>(pos), static_cast<std::size_t>(e.length)));
     pos += e.length;
   }
 }
 
 void LocalDiskSim::read(int rank, std::span<const Extent> regions, std::span<std::byte> data) {
-  sg4::Disk* disk = disk_of_caller(rank, "reads");
+  filesystem::DiskSim& disk = disk_of_caller(rank, "reads");
   filesystem::DiskOps ops(sg4::this_actor::get_host(), 0);  // a rank lives on: disk_ops_sim.hpp
   std::int64_t pos = 0;
   for (const Extent& e : regions) {
     sg4::this_actor::sleep_for(cfg_.request_overhead_s);
-    if (e.length > 0) disk_io(ops, disk, false, e.length);
+    if (e.length > 0) disk_io(disk, ops, false, e.offset, e.length, disk_actor_, disk_res_);
     file().read(e.offset, data.subspan(static_cast<std::size_t>(pos), static_cast<std::size_t>(e.length)));
     pos += e.length;
   }

@@ -1,6 +1,9 @@
 // A file on one compute node's own disk behind the file-system seam (see local_sim.cpp).
 #pragma once
 
+#include <memory>
+#include <vector>
+
 #include "models/filesystem/disk_ops_sim.hpp"
 #include "models/filesystem/file_system_sim.hpp"
 #include "models/local/local_config.hpp"
@@ -24,14 +27,12 @@ class LocalDiskSim final : public filesystem::FileSystemSim {
 
  private:
   /// The file's disk, after checking that the calling rank runs on the file's node.
-  sg4::Disk* disk_of_caller(int rank, const char* what) const;
-
-  /// One region's disk operation, recorded in the activity log.
-  void disk_io(filesystem::DiskOps& ops, sg4::Disk* disk, bool write, std::int64_t bytes);
+  filesystem::DiskSim& disk_of_caller(int rank, const char* what) const;
 
   const LocalDiskConfig& cfg_;
   std::vector<sg4::Host*> nodes_;
-  int disk_actor_ = -1, disk_res_ = -1;  ///< activity log ids of the file's disk
+  std::unique_ptr<filesystem::DiskSim> disk_;  ///< node cfg.node's disk, which holds the file
+  int disk_actor_ = -1, disk_res_ = -1;        ///< activity log ids of the file's disk
 };
 
 }  // namespace ciosim::local

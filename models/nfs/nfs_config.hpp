@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "models/filesystem/disk_geometry.hpp"
+
 namespace ciosim {
 
 struct NfsConfig {
@@ -21,6 +23,7 @@ struct NfsConfig {
   std::int64_t rpc_header = 200;         ///< bytes of an RPC call or reply besides its data
   double disk_write_Bps = 50e6;          ///< the server's disk, sustained write, bytes/s
   double disk_read_Bps = 55e6;           ///< the server's disk, sustained read, bytes/s
+  filesystem::DiskGeometry disk;         ///< the disk's head (none by default: a bandwidth only)
 
   bool sync_commit() const { return commit == "sync"; }
 };

@@ -9,7 +9,8 @@
 //    time on its single CPU (rpc_overhead_s each);
 //  - commit = "sync": a WRITE is answered once its data is on the server's disk; commit = "async": a
 //    WRITE is answered once its data is in the server's memory, the disk writes the data in arrival
-//    order meanwhile, and a COMMIT RPC (at close and at sync) is answered once all the data received
+//    order meanwhile (a disk with position: what is queued, in the elevator's order, up to the block
+//    layer's queue depth), and a COMMIT RPC (at close and at sync) is answered once all the data received
 //    before it is on disk.
 //    The server's memory is not bounded (Linux would throttle writers above its dirty-page limit);
 //  - a READ reads its data from the disk (no server cache) and returns it in the reply;
@@ -51,6 +52,10 @@ double now() {
   return sg4::Engine::get_clock();
 }
 
+/// Dirty writes the flusher takes at once on a disk with position: Linux's default block-layer queue
+/// depth (nr_requests = 128, Documentation/block/queue-sysfs.rst), the most requests its elevator orders.
+constexpr std::size_t kElevatorBatch = 128;
+
 const char* op_name(NfsSim::Rpc::Op op) {
   switch (op) {
     case NfsSim::Rpc::Op::Write:
@@ -69,17 +74,46 @@ const char* op_name(NfsSim::Rpc::Op op) {
 
 void NfsSim::build(const filesystem::PlatformHooks& platform) {
   server_ = platform.add_server("nfs");
-  server_->create_disk("disk", cfg_.disk_read_Bps, cfg_.disk_write_Bps)->seal();
+  sg4::Disk* disk = server_->create_disk("disk", cfg_.disk_read_Bps, cfg_.disk_write_Bps)->seal();
+  disk_ = std::make_unique<filesystem::DiskSim>(disk, cfg_.disk, cfg_.disk_read_Bps, cfg_.disk_write_Bps);
   actor_ = log().actor(activity::ActorKind::Server, "nfs", "nfs");
   disk_actor_ = log().actor(activity::ActorKind::Disk, "nfs disk", "nfs");
   cpu_res_ = log().resource(activity::ResourceKind::ServerCpu, "nfs cpu", "nfs");
   disk_res_ = log().resource(activity::ResourceKind::Disk, "nfs disk", "nfs");
 }
 
-void NfsSim::disk_io(filesystem::DiskOps& ops, bool write, std::int64_t bytes) {
-  const double t0 = now();
-  ops.run(server_->get_disks().front(), write, bytes);
-  record_disk(disk_actor_, disk_res_, write ? "write" : "read", t0, now(), bytes);
+void NfsSim::disk_io(filesystem::DiskOps& ops, bool write, Offset offset, std::int64_t bytes) {
+  FileSystemSim::disk_io(*disk_, ops, write, offset, bytes, disk_actor_, disk_res_);
+}
+
+void NfsSim::flush_dirty(filesystem::DiskOps& ops) {
+  const Dirty d = dirty_.front();
+  dirty_.pop_front();
+  if (!disk_->positioned() || d.length == 0) {
+    if (d.length > 0) disk_io(ops, true, d.offset, d.length);
+    if (d.flushed) d.flushed->release();
+    return;
+  }
+  std::vector<Extent> batch{Extent{d.offset, d.length}};
+  while (batch.size() < kElevatorBatch && !dirty_.empty() && dirty_.front().length > 0) {
+    dirty_items_->acquire();  // counted already: returns at once
+    batch.push_back(Extent{dirty_.front().offset, dirty_.front().length});
+    dirty_.pop_front();
+  }
+  // C-LOOK from the head: the ranges at or after it in ascending order, then the rest from the lowest.
+  const Offset head = disk_->head();
+  std::stable_sort(batch.begin(), batch.end(), [head](const Extent& a, const Extent& b) {
+    const bool a_ahead = a.offset >= head, b_ahead = b.offset >= head;
+    return a_ahead != b_ahead ? a_ahead : a.offset < b.offset;
+  });
+  std::vector<Extent> joined;
+  for (const Extent& e : batch) {
+    if (!joined.empty() && joined.back().offset + joined.back().length == e.offset)
+      joined.back().length += e.length;
+    else
+      joined.push_back(e);
+  }
+  for (const Extent& e : joined) disk_io(ops, true, e.offset, e.length);
 }
 
 void NfsSim::start() {
@@ -102,10 +136,7 @@ void NfsSim::start() {
       filesystem::DiskOps ops(server_, 0);
       for (;;) {
         dirty_items_->acquire();
-        const Dirty d = dirty_.front();
-        dirty_.pop_front();
-        if (d.length > 0) disk_io(ops, true, d.length);
-        if (d.flushed) d.flushed->release();
+        flush_dirty(ops);
       }
     });
   }
@@ -126,21 +157,21 @@ int NfsSim::serve(Rpc* rpc) {
     case Rpc::Op::Write:
       file().write(rpc->file_offset, std::span(rpc->wdata, static_cast<std::size_t>(rpc->length)));
       if (cfg_.sync_commit()) {
-        disk_io(ops, true, rpc->length);
+        disk_io(ops, true, rpc->file_offset, rpc->length);
       } else {
-        dirty_.push_back({rpc->length, nullptr});
+        dirty_.push_back({rpc->file_offset, rpc->length, nullptr});
         dirty_items_->release();
       }
       break;
     case Rpc::Op::Read:
-      disk_io(ops, false, rpc->length);
+      disk_io(ops, false, rpc->file_offset, rpc->length);
       file().read(rpc->file_offset, std::span(rpc->rdata, static_cast<std::size_t>(rpc->length)));
       reply_bytes += static_cast<std::uint64_t>(rpc->length);
       break;
     case Rpc::Op::Commit: {
       if (!cfg_.sync_commit()) {
         auto flushed = sg4::Semaphore::create(0);
-        dirty_.push_back({0, flushed});
+        dirty_.push_back({0, 0, flushed});
         dirty_items_->release();
         flushed->acquire();  // everything received before this COMMIT is on disk
       }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 
 #include "models/filesystem/disk_ops_sim.hpp"
 #include "models/filesystem/file_system_sim.hpp"
@@ -35,12 +36,18 @@ class NfsSim final : public filesystem::FileSystemSim {
   /// Serves one RPC in a worker of the server (models/filesystem/worker_pool_sim.hpp); returns the disk
   /// operations it issued itself.
   int serve(Rpc* rpc);
-  /// One disk operation on the server's disk through `ops` (an RPC's actor issues its own; the flusher,
-  /// which lives for the whole run, hands them to helpers: disk_ops_sim.hpp), recorded in the activity log.
-  void disk_io(filesystem::DiskOps& ops, bool write, std::int64_t bytes);
+  /// One disk operation at `offset` on the server's disk through `ops` (an RPC's actor issues its own; the
+  /// flusher, which lives for the whole run, hands them to helpers: disk_ops_sim.hpp), recorded in the
+  /// activity log.
+  void disk_io(filesystem::DiskOps& ops, bool write, Offset offset, std::int64_t bytes);
+  /// The flusher's next write (async commits): the oldest dirty item; on a disk with position, every item
+  /// queued behind it up to the next COMMIT marker (at most kElevatorBatch) goes with it, written in the
+  /// elevator's order from the head, adjacent ones as one operation.
+  void flush_dirty(filesystem::DiskOps& ops);
 
   const NfsConfig& cfg_;
   sg4::Host* server_ = nullptr;
+  std::unique_ptr<filesystem::DiskSim> disk_;
   int actor_ = -1, disk_actor_ = -1, cpu_res_ = -1, disk_res_ = -1;  ///< activity log ids
   sg4::MutexPtr cpu_;          ///< the server's CPU: RPCs are decoded one at a time
   sg4::SemaphorePtr threads_;  ///< nfsd threads
@@ -48,6 +55,7 @@ class NfsSim final : public filesystem::FileSystemSim {
   // queues a marker (length 0) whose semaphore the flusher releases once everything before it is on disk.
   // Actors run one at a time, so the queue needs no lock.
   struct Dirty {
+    Offset offset = 0;
     std::int64_t length = 0;
     sg4::SemaphorePtr flushed;  ///< COMMIT markers only
   };

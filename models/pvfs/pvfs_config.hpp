@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "models/filesystem/disk_geometry.hpp"
+
 namespace ciosim {
 
 struct PvfsConfig {
@@ -11,6 +13,7 @@ struct PvfsConfig {
   std::int64_t stripe_size = 65536;        ///< bytes per strip, round-robin over servers from server 0
   double disk_write_Bps = 40e6;            ///< sustained disk write bandwidth, bytes/s
   double disk_read_Bps = 45e6;             ///< sustained disk read bandwidth, bytes/s
+  filesystem::DiskGeometry disk;           ///< the disk's head (none by default: a bandwidth only)
   double request_overhead_s = 100e-6;      ///< server CPU time per request (decode, job setup)
   double metadata_overhead_s = 100e-6;     ///< metadata server CPU time per operation (a rank's open, close)
   double region_overhead_s = 5e-6;         ///< server CPU time per contiguous region of a list request

@@ -9,6 +9,9 @@
 //    network and the disk are pipelined, not store-and-forward;
 //  - a server decodes each request on its single CPU (requests queue there), charging a per-request and
 //    a per-region cost, and keeps at most max_outstanding disk I/Os in flight;
+//  - a disk with a geometry (disk_rpm, seek times) serves those one at a time in elevator order, each
+//    contiguous range of the server's local file after a seek and rotation unless the head is already
+//    there (models/filesystem/disk_sim.hpp); a disk without one shares its bandwidth among them;
 //  - writes are acknowledged after the last chunk is on disk (no server write-back cache is modelled).
 #include "models/pvfs/pvfs_sim.hpp"
 
@@ -136,13 +139,19 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
   const bool writing = req->write;
   const int client_rank = req->rank;
   const auto k = static_cast<std::size_t>(req->part.server);
-  sg4::Disk* disk = sg4::this_actor::get_host()->get_disks().front();
+  filesystem::DiskSim& disk = *disks_[k];
   filesystem::DiskOps disk_ops(sg4::this_actor::get_host());  // a long request's chunks: disk_ops_sim.hpp
-  auto disk_op = [&](const char* op, std::int64_t bytes) {
+  std::vector<Extent> local;  // the chunk's ranges of the server's local file, joined where adjacent
+  // One chunk: a disk without position moves its bytes as one operation; a disk with one serves each
+  // range of the local file (where the head must go) as an operation of its own.
+  auto disk_op = [&](std::int64_t bytes) {
     disk_slots->acquire();
-    const double t0 = now();
-    disk_ops.run(disk, writing, bytes);
-    record_disk(disk_actor_[k], disk_res_[k], op, t0, now(), bytes);
+    if (!disk.positioned()) {
+      disk_io(disk, disk_ops, writing, 0, bytes, disk_actor_[k], disk_res_[k]);
+    } else {
+      for (const Extent& e : local)
+        disk_io(disk, disk_ops, writing, e.offset, e.length, disk_actor_[k], disk_res_[k]);
+    }
     disk_slots->release();
   };
   charge_cpu(cpu, iod_cpu_[k],
@@ -154,8 +163,14 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
   std::vector<filesystem::Placement> chunk;  // the file ranges of one chunk
   auto chunk_ranges = [&](std::int64_t to) -> std::span<const filesystem::Placement> {
     chunk.clear();
+    local.clear();
     stream.for_range(to, [&](const Piece& p, std::int64_t off, std::int64_t len) {
       chunk.push_back(filesystem::Placement{p.file_offset + off, p.data_offset + off, len});
+      const Offset at = p.local_offset + off;
+      if (!local.empty() && local.back().offset + local.back().length == at)
+        local.back().length += len;
+      else
+        local.push_back(Extent{at, len});
     });
     return chunk;
   };
@@ -168,7 +183,7 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
       const std::int64_t a = i * fb;
       const std::int64_t b = std::min(total, a + fb);
       file().write_ranges(chunk_ranges(b), req->wdata);
-      disk_op("write", b - a);
+      disk_op(b - a);
     }
     req->ack->put(req, static_cast<std::uint64_t>(cfg.request_header));
   } else {
@@ -176,8 +191,9 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
     for (std::int64_t i = 0; i < n; ++i) {
       const std::int64_t a = i * fb;
       const std::int64_t b = std::min(total, a + fb);
-      disk_op("read", b - a);
-      file().read_ranges(chunk_ranges(b), req->rdata);
+      const std::span<const filesystem::Placement> ranges = chunk_ranges(b);
+      disk_op(b - a);
+      file().read_ranges(ranges, req->rdata);
       if (inflight.size() == kChunksInFlight) {
         inflight.front().first->wait();
         record_transfer(iods_[k], rank_host, inflight.front().first, inflight.front().second);
@@ -333,7 +349,9 @@ void PvfsSim::build(const filesystem::PlatformHooks& platform) {
   for (int k = 0; k < cfg_.io_servers; ++k) {
     const std::string name = "iod" + std::to_string(k);
     sg4::Host* h = platform.add_server(name);
-    h->create_disk("disk", cfg_.disk_read_Bps, cfg_.disk_write_Bps)->seal();
+    sg4::Disk* disk = h->create_disk("disk", cfg_.disk_read_Bps, cfg_.disk_write_Bps)->seal();
+    disks_.push_back(
+        std::make_unique<filesystem::DiskSim>(disk, cfg_.disk, cfg_.disk_read_Bps, cfg_.disk_write_Bps));
     iods_.push_back(h);
     iod_mailbox_.push_back(server_mailbox(h));
     iod_actor_.push_back(log().actor(ActorKind::Server, name, name));

@@ -43,7 +43,8 @@ class PvfsSim final : public filesystem::FileSystemSim {
   const PvfsConfig& cfg_;
   sg4::Host* mds_ = nullptr;
   std::vector<sg4::Host*> iods_;
-  std::vector<sg4::Mailbox*> iod_mailbox_;  ///< each I/O server's request mailbox
+  std::vector<std::unique_ptr<filesystem::DiskSim>> disks_;  ///< each I/O server's disk
+  std::vector<sg4::Mailbox*> iod_mailbox_;                   ///< each I/O server's request mailbox
   /// The data and acknowledgement mailboxes of (rank, server), at rank * io_servers + server; a rank has
   /// one request in flight per server at a time, so a pair's mailboxes serve all its requests.
   std::vector<std::pair<sg4::Mailbox*, sg4::Mailbox*>> pair_mailboxes_;
