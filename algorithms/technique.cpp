@@ -74,8 +74,8 @@ std::vector<TechniqueInfo> make_registry() {
       "IEC I/O with parametrised datatypes, for block-cyclic distributions: each rank computes its IEC plan "
       "(the same send, receive and packing datatypes as the inspector's) from Nx, Np and Bx alone, as the "
       "paper's datatype parametrisation proposes for regular distributions, so the inspector exchanges no "
-      "datatypes and costs only the tuples it generates; the executor is IEC's. Needs what IEC needs, and a "
-      "block-cyclic distribution.",
+      "datatypes and costs only the steps of that computation; the executor is IEC's. Needs what IEC needs, "
+      "and a block-cyclic distribution.",
       std::string(kIecCitation) + ", §3.3.2",
       FileLayout::Logical,
       iec::check_parametric,

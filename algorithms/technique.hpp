@@ -51,6 +51,11 @@ struct Distribution {
 };
 
 /// What a technique is run on, on one rank.
+/// What an inspector's CPU work is charged as (run.inspector_cost): the work the code that runs does
+/// (its loops' elements, counted as they run), or what the paper's algorithm processes (one tuple per list
+/// entry at each step), for reproducing a paper's inspector times.
+enum class InspectorCost { implementation, paper };
+
 struct TechniqueInput {
   const Distribution* dist = nullptr;
   std::int64_t element_size = 4;  ///< bytes per entry of x (the papers use 4-byte floats)
@@ -58,6 +63,7 @@ struct TechniqueInput {
   int iterations = 1;  ///< how many times the write is repeated (the inspector runs once)
   IoHints hints;       ///< MPI-IO hints (two-phase, list I/O, gathered)
   int phases = 0;      ///< communication phases of multiple-phase (run.phases); 0 = all (log2 Np)
+  InspectorCost inspector_cost = InspectorCost::implementation;  ///< IEC's inspectors (run.inspector_cost)
 };
 
 /// The rank's entries: element k holds the bytes of x[phy2log(dist.per_rank[rank], k)].

@@ -144,6 +144,12 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
                "but their charged time, and the file is checked source by source; auto: elided from 1 GiB "
                "of data when the technique supports it and pieces average >= 4 KiB (docs/results.md)"),
           {"auto", "bytes", "elided"}),
+      with_choices(
+          make("run.inspector_cost", T::Enum, "", Value{std::string("implementation")},
+               "IEC's inspector CPU work: implementation charges what the code that runs visits (its "
+               "periodic lists follow streams, not entries); paper charges one tuple per list entry at "
+               "each step, the cost of the paper's algorithm, for reproducing its inspector times"),
+          {"implementation", "paper"}),
       with_choices(from_platform(make("network.mpi", T::Enum, "", none, "network profile of MPI traffic")),
                    network_names()),
       with_choices(

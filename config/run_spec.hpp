@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/technique.hpp"
 #include "algorithms/two_phase/hints.hpp"
 #include "models/local/local_config.hpp"
 #include "models/network/profiles.hpp"
@@ -84,7 +85,9 @@ struct RunSpec {
   std::string sequence;
   /// compute:workload's seconds (config::workload_compute_s); < 0 when the workload defines none.
   double workload_compute_s = -1;
-  int phases = 0;           ///< run.phases: communication phases of multiple-phase (0 = all)
+  int phases = 0;  ///< run.phases: communication phases of multiple-phase (0 = all)
+  /// run.inspector_cost: what IEC's inspectors are charged (algorithms/technique.hpp)
+  InspectorCost inspector_cost = InspectorCost::implementation;
   IoHints hints;            ///< MPI-IO hints passed to the technique (hints.* parameters)
   std::string export_file;  ///< if not empty, the simulated file is written here
   std::string

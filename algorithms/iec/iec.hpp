@@ -142,8 +142,14 @@ class Inspector {
   /// After all phases: the plan. Throws std::logic_error if the final entries are not the contiguous
   /// chunk [file_offset, file_offset + Nx/Np) (cannot happen when check() passed).
   RankPlan finish();
-  /// Offset-length tuples processed so far (charged as CPU work by the Process-driven inspector).
+  /// Offset-length tuples the paper's algorithm processes for the steps taken so far: one per entry of the
+  /// list at each step (§3.3.3, Fig. 10), whatever form the list is held in. Charged when the paper's cost
+  /// is asked for (InspectorCost::paper).
   std::int64_t tuples_processed() const;
+  /// What this implementation processed so far: every element its loops visited (runs and tuples read or
+  /// written, bitmap words, sort keys per radix pass, resolution steps), counted as they run. A periodic
+  /// list's steps follow its streams, not its entries. Charged by default (InspectorCost::implementation).
+  std::int64_t work() const;
   /// How the list is held now: its replica count (1: every run held) and its runs per replica.
   std::int64_t list_replicas() const { return reps_; }
   std::size_t list_runs() const { return list_.size(); }
@@ -196,14 +202,16 @@ class Inspector {
   /// lists resolve tuple by tuple (the reference the tests compare with).
   bool progressions_ = false;
   std::int64_t tuples_ = 0;
+  std::int64_t work_ = 0;
 };
 
 /// Runs the inspector of every rank in one thread (no Process needed).
 std::vector<RankPlan> inspect_all(const Distribution& d, Inspector::Lists lists = Inspector::Lists::periodic);
 
 /// Runs the inspector on a Process: one bundle exchange with the partner per phase (isend/irecv of the
-/// size, then of the bundle), CPU work charged per tuple processed. Marks phase "inspector".
-RankPlan inspect(Process& p, const Distribution& d);
+/// size, then of the bundle), CPU work charged as work() plus the bundles' words serialized and parsed
+/// (InspectorCost::implementation) or as tuples_processed() (paper). Marks phase "inspector".
+RankPlan inspect(Process& p, const Distribution& d, InspectorCost cost = InspectorCost::implementation);
 
 // ---- parametrised datatypes (§3.3.2, "Datatype parametrization"; iec_parametric.cpp, docs/iec.md)
 
@@ -217,14 +225,17 @@ std::string check_parametric(const Distribution& d);
 /// O(log^2 Np) steps (O(Nx) for one rank), without the inspector's datatype exchange: equal in every field
 /// to inspect_all's
 /// (tests/test_iec_parametric.cpp). Throws std::invalid_argument when the shape has no plan (check first).
-RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank);
+/// `work`, when given, receives the elements the computation visited (its loops' steps).
+RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank, std::int64_t* work = nullptr);
 /// The tuples the parametrised equations produce for `plan`: those of its send datatypes and of one
 /// replica of its packing datatype (Property 1: 2^ph send tuples in phase ph).
 std::int64_t parametric_tuples(const RankPlan& plan);
-/// The parametrised inspector on a Process: the rank's plan (parametric_plan), charged as parametric_tuples
-/// tuples of CPU work; no messages. Marks phase "inspector". Throws std::invalid_argument unless `d` has
-/// p.size() ranks and the rank's datatype is block-cyclic's (check_parametric checks every rank's).
-RankPlan inspect_parametric(Process& p, const Distribution& d);
+/// The parametrised inspector on a Process: the rank's plan (parametric_plan), charged as the steps its
+/// computation took (InspectorCost::implementation) or as parametric_tuples (paper); no messages. Marks phase
+/// "inspector". Throws std::invalid_argument unless `d` has p.size() ranks and the rank's datatype is
+/// block-cyclic's (check_parametric checks every rank's).
+RankPlan inspect_parametric(Process& p, const Distribution& d,
+                            InspectorCost cost = InspectorCost::implementation);
 
 /// The executor (Fig. 2, L5-L9): places `local` at alloc_offset in a buffer of buffer_entries, runs the
 /// exchange phases (phase marks "exchange0", "exchange1", ...), packs ("pack") and writes the packed

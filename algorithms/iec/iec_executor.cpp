@@ -94,13 +94,13 @@ namespace {
 
 /// A plan from `inspector` once, then `iterations` executions (the paper's amortisation).
 void run_plans(Process& p, const TechniqueInput& in, LocalData local, const std::string& name,
-               RankPlan (*inspector)(Process&, const Distribution&)) {
+               RankPlan (*inspector)(Process&, const Distribution&, InspectorCost)) {
   if (in.dist == nullptr)
     throw std::invalid_argument(name + ": TechniqueInput.dist is null (a distribution is required)");
   if (in.iterations < 1)
     throw std::invalid_argument(name + ": iterations must be >= 1 (got " + std::to_string(in.iterations) +
                                 ")");
-  const RankPlan plan = inspector(p, *in.dist);
+  const RankPlan plan = inspector(p, *in.dist, in.inspector_cost);
   for (int it = 0; it < in.iterations; ++it) execute(p, plan, in.element_size, local);
 }
 

@@ -33,6 +33,38 @@
 
 namespace ciosim::iec {
 
+namespace {
+
+/// The counting instrument of the work the implementation does: every element a loop of the inspector
+/// visits — a run or tuple it reads or writes, a bitmap word, a sort key in each radix pass, a step of a
+/// resolution, a word of a bundle — adds one. Per thread: an inspector step never yields to another rank
+/// while it runs, so what the meter gains across a step is that step's work (Inspector::work()).
+thread_local std::int64_t t_visits = 0;
+
+void visit(std::int64_t n = 1) {
+  t_visits += n;
+}
+
+/// Comparisons of a comparison sort of n elements: n log2 n.
+std::int64_t sort_steps(std::size_t n) {
+  return n < 2 ? 0 : static_cast<std::int64_t>(n) * std::bit_width(n - 1);
+}
+
+/// Adds what the meter gained since it was made to `total` when it goes out of scope.
+class Metered {
+ public:
+  explicit Metered(std::int64_t& total) : total_(total), start_(t_visits) {}
+  ~Metered() { total_ += t_visits - start_; }
+  Metered(const Metered&) = delete;
+  Metered& operator=(const Metered&) = delete;
+
+ private:
+  std::int64_t& total_;
+  std::int64_t start_;
+};
+
+}  // namespace
+
 /// The entries resolved in one phase, in slot order, as blocks: `count` replicas of a pattern of logical
 /// runs, replica j shifted by j * lstride (a lone run is a block of one replica and one run).
 struct BlockSink {
@@ -45,6 +77,7 @@ struct BlockSink {
   std::vector<Tuple> tuples;
   std::vector<Block> blocks;
   void add(std::int64_t off, std::int64_t len) {
+    visit();
     blocks.push_back(Block{tuples.size(), 1, 1, 0});
     tuples.push_back(Tuple{off, len});
   }
@@ -52,6 +85,7 @@ struct BlockSink {
   std::int64_t add_replicas(const std::vector<Tuple>& pattern, std::int64_t shift, std::int64_t count,
                             std::int64_t lstride) {
     Block b{tuples.size(), 0, count, lstride};
+    visit(static_cast<std::int64_t>(pattern.size()));
     for (const Tuple& t : pattern)
       if (t.length > 0) {
         tuples.push_back(Tuple{t.offset + shift, t.length});
@@ -65,8 +99,10 @@ struct BlockSink {
   void for_each_run(Fn&& fn) const {
     for (const Block& b : blocks)
       for (std::int64_t j = 0; j < b.count; ++j)
-        for (std::size_t i = b.first; i < b.first + b.n; ++i)
+        for (std::size_t i = b.first; i < b.first + b.n; ++i) {
+          visit();
           fn(tuples[i].offset + j * b.lstride, tuples[i].length);
+        }
   }
 };
 
@@ -160,6 +196,7 @@ struct RunSink {
   std::vector<Tuple> runs;
   std::int64_t entries = 0;
   void add(std::int64_t off, std::int64_t len) {
+    visit();
     if (!runs.empty() && runs.back().offset + runs.back().length == off)
       runs.back().length += len;
     else
@@ -191,6 +228,7 @@ bool in_initial(const Bundle& node, std::int64_t a) {
 /// resolve mostly single entries). Returns the same count of tuples visited as resolve().
 std::int64_t resolve_one(const Bundle* node, std::int64_t a, RunSink& out) {
   for (std::int64_t work = 1;; ++work) {
+    visit();
     if (in_initial(*node, a)) {
       if (node->distr() == nullptr) malformed("initial region referenced but not described");
       out.add(node->distr()->map(a - node->alloc()), 1);
@@ -256,6 +294,7 @@ std::int64_t resolve(const Bundle& node, std::int64_t a, std::int64_t n, Sink& o
     if (n == 1) return resolve_one(&node, a, out);
   std::int64_t work = 0;
   while (n > 0) {
+    visit();
     std::int64_t m = 0;
     if (in_initial(node, a)) {
       m = std::min(n, room(node.initial_end(), a));
@@ -264,6 +303,7 @@ std::int64_t resolve(const Bundle& node, std::int64_t a, std::int64_t n, Sink& o
       const Bundle::Child* c = &child_at(node, a);
       m = std::min(n, room(c->end, a));
       c->node->send().for_runs(a - c->recv_offset, m, [&](std::int64_t off, std::int64_t len) {
+        visit();
         work += 1 + resolve(*c->node, off, len, out);
       });
     }
@@ -289,6 +329,7 @@ std::int64_t through_child(const Bundle::Child& c, std::int64_t b, std::int64_t 
   const auto segs = dt.segments();
   std::int64_t work = 0;
   while (n > 0) {
+    visit();
     const std::int64_t rep = b / rs;
     const std::int64_t within = b % rs;
     const StridedDatatype::Segment& g = segs[dt.segment_at(within)];
@@ -332,6 +373,7 @@ std::int64_t resolve_progression(const Bundle& node, std::int64_t a, std::int64_
                                  std::int64_t n, Sink& out) {
   std::int64_t work = 0;
   while (n > 0) {
+    visit();
     if (n == 1 || step < len) {  // one range, or ranges that overlap or touch: one by one
       for (std::int64_t i = 0; i < n; ++i) work += resolve(node, a + i * step, len, out);
       return work;
@@ -373,6 +415,7 @@ void radix_sort(std::vector<T>& v, Key key) {
   if (v.size() < 2) return;
   std::int64_t lo = key(v.front());
   std::int64_t hi = lo;
+  visit(static_cast<std::int64_t>(v.size()));
   for (const T& x : v) {
     lo = std::min(lo, key(x));
     hi = std::max(hi, key(x));
@@ -387,6 +430,7 @@ void radix_sort(std::vector<T>& v, Key key) {
     auto digit = [&](const T& x) {
       return (static_cast<std::uint64_t>(key(x) - lo) >> shift) & (kBuckets - 1);
     };
+    visit(2 * static_cast<std::int64_t>(v.size()) + static_cast<std::int64_t>(kBuckets));
     for (const T& x : v) ++start[digit(x) + 1];
     for (std::size_t b = 0; b < kBuckets; ++b) start[b + 1] += start[b];
     for (const T& x : v) tmp[start[digit(x)]++] = x;
@@ -397,6 +441,7 @@ void radix_sort(std::vector<T>& v, Key key) {
 /// Sets bits [lo, hi) of `bits`.
 void set_bits(std::vector<std::uint64_t>& bits, std::int64_t lo, std::int64_t hi) {
   while (lo < hi) {
+    visit();
     const auto w = static_cast<std::size_t>(lo >> 6);
     const int from = static_cast<int>(lo & 63);
     const int n = static_cast<int>(std::min<std::int64_t>(64 - from, hi - lo));
@@ -407,6 +452,7 @@ void set_bits(std::vector<std::uint64_t>& bits, std::int64_t lo, std::int64_t hi
 
 /// The maximal runs of set bits, in ascending order, as {offset, length}.
 std::vector<Tuple> bit_runs(const std::vector<std::uint64_t>& bits) {
+  visit(static_cast<std::int64_t>(bits.size()));  // every word is read once
   std::vector<Tuple> runs;
   const auto words = static_cast<std::int64_t>(bits.size());
   std::int64_t w = 0;
@@ -437,6 +483,7 @@ std::vector<Tuple> bit_runs(const std::vector<std::uint64_t>& bits) {
 /// alike from one replica to the next).
 template <class Run>
 void join_runs(std::vector<Run>& v, bool periodic) {
+  visit(static_cast<std::int64_t>(v.size()));
   std::size_t out = 0;
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (out > 0 && v[out - 1].logical + v[out - 1].length == v[i].logical &&
@@ -536,12 +583,14 @@ Inspector::Inspector(const Distribution& d, int rank, Lists lists)
                                 " entries (rank " + std::to_string(rank) + " holds " +
                                 std::to_string(distr.size()) + ")" + vals);
   // Memory mapping list (L1-L2): the k-th local entry sits at alloc_offset + k.
+  Metered metered(work_);
   tuples_ += distr.all_tuples();
   if (lists == Lists::periodic && distr.count > 1 && distr.stride > 0) {
     // One replica's runs: when they ascend within one stride, the list is them repeated with that period.
     const std::int64_t rs = distr.replica_size();
     std::int64_t k = alloc_offset_;
     bool fits = true;
+    visit(static_cast<std::int64_t>(distr.tuples.size()));
     for (const Tuple& t : distr.tuples) {
       if (t.length <= 0) continue;
       if (!list_.empty() && list_.back().logical + list_.back().length > t.offset) fits = false;
@@ -560,6 +609,7 @@ Inspector::Inspector(const Distribution& d, int rank, Lists lists)
     list_.reserve(static_cast<std::size_t>(distr.count) * distr.tuples.size());
     std::int64_t k = alloc_offset_;
     bool sorted = true;
+    visit(distr.all_tuples());
     for (std::int64_t j = 0; j < distr.count; ++j)
       for (const Tuple& t : distr.tuples) {
         if (t.length <= 0) continue;
@@ -588,6 +638,10 @@ std::int64_t Inspector::tuples_processed() const {
   return tuples_;
 }
 
+std::int64_t Inspector::work() const {
+  return work_;
+}
+
 std::vector<Inspector::Run> Inspector::split_half(bool second, std::int64_t& reps) {
   reps = 1;
   if (reps_ > 1) {
@@ -596,6 +650,7 @@ std::vector<Inspector::Run> Inspector::split_half(bool second, std::int64_t& rep
     for (const Run& r : list_) per += r.length;
     if (reps_ % 2 == 0 && per * (reps_ / 2) == half_) {
       const std::int64_t h = reps_ / 2;
+      visit(2 * static_cast<std::int64_t>(list_.size()));  // the pattern summed and copied
       std::vector<Run> upper(list_);
       for (Run& r : upper) {
         r.logical += h * period_;
@@ -612,6 +667,7 @@ std::vector<Inspector::Run> Inspector::split_half(bool second, std::int64_t& rep
   // Property 4 (L3): towards a higher rank the second half (higher logicals), else the first half: split
   // the list after its first Nx/(2 Np) entries.
   std::size_t cut = 0;
+  visit(static_cast<std::int64_t>(list_.size()));  // walked to the cut, then copied or moved past it
   for (std::int64_t before = 0; cut < list_.size(); ++cut) {
     const std::int64_t len = list_[cut].length;
     if (before + len > half_) {
@@ -648,6 +704,7 @@ std::vector<Inspector::Run> Inspector::unrolled(const std::vector<Run>& runs, st
                                                 std::int64_t period) {
   std::vector<Run> flat;
   flat.reserve(runs.size() * static_cast<std::size_t>(reps));
+  visit(static_cast<std::int64_t>(runs.size()) * reps);
   for (std::int64_t j = 0; j < reps; ++j)
     for (const Run& r : runs)
       flat.push_back(Run{r.logical + j * period, r.physical + j * r.pstride, r.length, 0});
@@ -665,6 +722,7 @@ BundlePtr Inspector::outgoing(int ph) {
   if (ph != next_out_ || ph >= nph_ || next_in_ != ph)
     throw std::logic_error("iec inspector: outgoing(" + std::to_string(ph) + ") out of order");
   ++next_out_;
+  Metered metered(work_);
   const int target = partner(rank_, ph);
   std::int64_t sent_reps = 1;
   std::vector<Run> sent = split_half(target > rank_, sent_reps);
@@ -676,11 +734,13 @@ BundlePtr Inspector::outgoing(int ph) {
                                                   [](const Run& r) { return r.pstride == r.length; });
   if (sent_reps > 1 && !spans) sent = unrolled(sent, sent_reps, period_);
   if (spans) {
+    visit(sort_steps(sent.size()));
     for (Run& r : sent) r.length *= sent_reps;
     std::sort(sent.begin(), sent.end(), [](const Run& a, const Run& b) { return a.physical < b.physical; });
   }
   if (!spans && sent.size() * 4 > static_cast<std::size_t>(buffer_entries_ / 64)) {
     std::vector<std::uint64_t> bits(static_cast<std::size_t>(buffer_entries_ / 64 + 1), 0);
+    visit(static_cast<std::int64_t>(bits.size()));  // cleared
     for (const Run& r : sent) set_bits(bits, r.physical, r.physical + r.length);
     send.tuples = bit_runs(bits);
   } else {
@@ -707,6 +767,7 @@ BundlePtr Inspector::outgoing(int ph) {
   }
   // The plan and the bundle share the send datatype, held as strided segments (O(regions of the memory) at
   // Nx = Np^2 instead of O(Np) tuples).
+  visit(static_cast<std::int64_t>(send.tuples.size()));  // held as segments
   const StridedDatatype held(send);
   send = {};
   auto out = std::make_shared<const Bundle>(rank_, alloc_offset_, 2 * half_, held, initial ? distr_ : nullptr,
@@ -768,6 +829,7 @@ void Inspector::incoming(int ph, const BundlePtr& bundle) {
   if (ph != next_in_ || next_out_ != ph + 1)
     throw std::logic_error("iec inspector: incoming(" + std::to_string(ph) + ") out of order");
   ++next_in_;
+  Metered metered(work_);
   if (!bundle) throw std::invalid_argument("iec inspector: no bundle from the partner");
   const Bundle& root = *bundle;
   const int target = partner(rank_, ph);
@@ -815,6 +877,7 @@ void Inspector::incoming(int ph, const BundlePtr& bundle) {
   if (!merged) {
     std::vector<Run> fresh;
     fresh.reserve(logical.runs.size());
+    visit(static_cast<std::int64_t>(logical.runs.size()));
     std::int64_t slot = 0;
     for (const Tuple& t : logical.runs) {
       fresh.push_back(Run{t.offset, base + slot, t.length});
@@ -843,6 +906,7 @@ bool Inspector::merge_periodic(const BlockSink& blocks, std::int64_t base) {
     slot += per * b.count;
   }
   // L9 within one period: the replicas stay sorted while every run lies in one window of period_ entries.
+  visit(static_cast<std::int64_t>(merged.size()) + sort_steps(merged.size()));
   std::sort(merged.begin(), merged.end(), [](const Run& a, const Run& b) { return a.logical < b.logical; });
   for (std::size_t i = 1; i < merged.size(); ++i)
     if (merged[i - 1].logical + merged[i - 1].length > merged[i].logical) return false;
@@ -858,6 +922,7 @@ void Inspector::merge_flat(std::vector<Run> fresh) {
   // the sender's memory, recursively), so a natural merge of the list and those runs is usually cheapest.
   auto by_logical = [](const Run& a, const Run& b) { return a.logical < b.logical; };
   std::vector<std::size_t> bounds{0, list_.size()};
+  visit(static_cast<std::int64_t>(fresh.size()));
   for (std::size_t i = 1; i < fresh.size(); ++i)
     if (fresh[i].logical < fresh[i - 1].logical) bounds.push_back(list_.size() + i);
   if (bounds.size() > 65) {
@@ -872,6 +937,7 @@ void Inspector::merge_flat(std::vector<Run> fresh) {
     std::vector<std::size_t> next{0};
     tmp.clear();
     tmp.reserve(list_.size());
+    visit(static_cast<std::int64_t>(list_.size()));
     for (std::size_t k = 0; k + 1 < bounds.size(); k += 2) {
       const std::size_t end = k + 2 < bounds.size() ? bounds[k + 2] : bounds[k + 1];
       std::merge(list_.begin() + static_cast<std::ptrdiff_t>(bounds[k]),
@@ -889,6 +955,7 @@ void Inspector::merge_flat(std::vector<Run> fresh) {
 bool Inspector::pack_periodic(RankPlan& plan) const {
   // The chunk: one period's runs back to back from file_offset, filling the period.
   if (reps_ == 1) return false;
+  visit(2 * static_cast<std::int64_t>(list_.size()));
   std::int64_t next = plan.file_offset;
   for (const Run& r : list_) {
     if (r.logical != next || r.pstride != list_.front().pstride) return false;
@@ -915,6 +982,7 @@ RankPlan Inspector::finish() {
   if (finished_ || next_in_ != nph_)
     throw std::logic_error("iec inspector: finish() before all phases or twice");
   finished_ = true;
+  Metered metered(work_);
   RankPlan plan;
   plan.rank = rank_;
   plan.alloc_offset = alloc_offset_;
@@ -933,6 +1001,8 @@ RankPlan Inspector::finish() {
   physical.reserve(static_cast<std::size_t>(own));
   std::int64_t entries = 0;
   for (const Run& r : list_) entries += r.length;
+  // Every entry's position, then Compute_Datatype_Intervaled's walk over them.
+  visit(static_cast<std::int64_t>(list_.size()) + 2 * entries);
   std::int64_t pos = 0;
   for (const Run& r : list_) {
     if (r.logical != plan.file_offset + pos || entries != own)
@@ -967,21 +1037,26 @@ std::vector<RankPlan> inspect_all(const Distribution& d, Inspector::Lists lists)
   return plans;
 }
 
-RankPlan inspect(Process& p, const Distribution& d) {
+RankPlan inspect(Process& p, const Distribution& d, InspectorCost cost) {
   p.phase("inspector");
   Inspector insp(d, p.rank());
   if (d.nprocs() != p.size())
     throw std::invalid_argument("iec: the distribution has " + std::to_string(d.nprocs()) +
                                 " ranks, the run has " + std::to_string(p.size()));
+  // The implementation's work adds the bundles' words: on MPI each is serialized by its sender and parsed
+  // and checked by its receiver (the simulator hands the object over, but charges what MPI's run does).
+  std::int64_t words = 0;
   std::int64_t charged = 0;
   auto charge = [&] {
-    p.compute(Work{.tuples = insp.tuples_processed() - charged});
-    charged = insp.tuples_processed();
+    const std::int64_t total = cost == InspectorCost::paper ? insp.tuples_processed() : insp.work() + words;
+    p.compute(Work{.tuples = total - charged});
+    charged = total;
   };
   charge();
   for (int ph = 0; ph < insp.phases(); ++ph) {
     const int target = partner(p.rank(), ph);
     const BundlePtr out = insp.outgoing(ph);
+    words += out->words();
     charge();
     std::vector<std::int64_t> out_size{out->words()};
     std::vector<std::int64_t> in_size{0};
@@ -997,6 +1072,7 @@ RankPlan inspect(Process& p, const Distribution& d) {
     reqs = {p.isend_shared(target, 2 + 2 * ph, out),
             p.irecv_shared(target, 2 + 2 * ph, in_size[0] * 8, &in, &Bundle::decode)};
     p.waitall(reqs);
+    words += 2 * in_size[0];  // parsed, then checked
     insp.incoming(ph, std::dynamic_pointer_cast<const Bundle>(in));
     charge();
   }

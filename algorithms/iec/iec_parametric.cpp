@@ -132,7 +132,8 @@ std::string check_parametric(const Distribution& d) {
   return check(d);
 }
 
-RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
+RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank, std::int64_t* work) {
+  std::int64_t steps = 0;  // the loops' steps, for `work`
   if (np < 1 || (np & (np - 1)) != 0 || bx < 1 || nx < 1 || bx > nx / np || nx % (np * bx) != 0 ||
       (np > 1 && nx % (2 * static_cast<i64>(np)) != 0) || rank < 0 || rank >= np)
     throw std::invalid_argument("iec-parametric: no block-cyclic IEC plan for Nx=" + std::to_string(nx) +
@@ -167,6 +168,7 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
     const Shape::Cut hi = s.cut(lo_at + (nx >> (k + 1)));
     for (const Blocks& b : held)
       s.for_pieces(b.o0, b.o1, lo, hi, [&](int o, int end) {
+        ++steps;
         const i64 a = s.below(o, lo);
         dt.join(b.pos + (o - b.o0) * b.step + a - b.first, s.below(o, hi) - a, b.step, end - o);
       });
@@ -181,6 +183,7 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
     got.clear();
     i64 at = recv;
     s.for_pieces(from, from + group, keep_lo, keep_hi, [&](int o, int end) {
+      ++steps;
       const i64 a = s.below(o, keep_lo);
       const i64 size = s.below(o, keep_hi) - a;
       got.push_back(Blocks{o, end, at, size, a});
@@ -204,6 +207,7 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
   if (own % s.period == 0 && plan.file_offset % s.period == 0) {
     bool ascends = true;
     i64 next = 0;  // the least position the next run of Bx may start at
+    steps += 2 * static_cast<i64>(held.size());
     for (const Blocks& b : held) {
       const i64 start = b.pos - b.first + cycle * bx;
       ascends = ascends && (&b == &held.front() || start >= next) && (b.o1 - b.o0 == 1 || b.step >= bx);
@@ -213,6 +217,7 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
     if (ascends && (periods == 1 || front + bx <= next - 1)) {
       for (const Blocks& b : held) dt.join(b.pos - b.first + cycle * bx, bx, b.step, b.o1 - b.o0);
       plan.pack = periods == 1 ? dt.finish() : dt.finish(periods, bx);
+      if (work) *work = steps;
       return plan;
     }
   }
@@ -225,6 +230,7 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
       block[static_cast<std::size_t>(o)] = Block{b.pos + (o - b.o0) * b.step, b.first};
   std::vector<i64> positions;
   positions.reserve(static_cast<std::size_t>(own));
+  steps += np + 2 * own;  // every entry's position, then Compute_Datatype_Intervaled's walk over them
   const i64 end = plan.file_offset + own;
   i64 c = cycle;
   int o = static_cast<int>(plan.file_offset % s.period / bx);
@@ -240,6 +246,7 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank) {
     }
   }
   plan.pack = StridedDatatype(compute_datatype_intervaled(positions));
+  if (work) *work = steps;
   return plan;
 }
 
@@ -249,7 +256,7 @@ std::int64_t parametric_tuples(const RankPlan& plan) {
   return tuples;
 }
 
-RankPlan inspect_parametric(Process& p, const Distribution& d) {
+RankPlan inspect_parametric(Process& p, const Distribution& d, InspectorCost cost) {
   p.phase("inspector");
   if (d.nprocs() != p.size())
     throw std::invalid_argument("iec-parametric: the distribution has " + std::to_string(d.nprocs()) +
@@ -258,8 +265,9 @@ RankPlan inspect_parametric(Process& p, const Distribution& d) {
   // run, and a rank reading all of them would cost O(Np^2) in all.
   const std::int64_t bx = rank_bx(d, p.rank());
   if (bx == 0) throw std::invalid_argument(check_parametric(d));
-  RankPlan plan = parametric_plan(d.nx, d.nprocs(), bx, p.rank());
-  p.compute(Work{.tuples = parametric_tuples(plan)});
+  std::int64_t work = 0;
+  RankPlan plan = parametric_plan(d.nx, d.nprocs(), bx, p.rank(), &work);
+  p.compute(Work{.tuples = cost == InspectorCost::paper ? parametric_tuples(plan) : work});
   return plan;
 }
 
