@@ -123,8 +123,8 @@ std::vector<TechniqueInfo> make_registry() {
       two_phase::run_write,
       two_phase::run_read,
       {},
-      {},
-      true,  // runs elided (run.payload)
+      two_phase::make_session,  // the aggregators once per open in an operation sequence
+      true,                     // runs elided (run.payload)
   });
   list.push_back(TechniqueInfo{
       "list-io",

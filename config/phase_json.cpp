@@ -6,6 +6,7 @@ nlohmann::ordered_json phase_to_json(const PhaseTime& p) {
   nlohmann::ordered_json j;
   j["name"] = p.name;
   j["time_s"] = p.time_s;
+  if (!p.calls.empty()) j["calls"] = p.calls;
   if (p.rank_time_s.empty()) return j;
   j["start_s"] = p.start_s;
   j["end_s"] = p.end_s;
@@ -16,6 +17,7 @@ nlohmann::ordered_json phase_to_json(const PhaseTime& p) {
     ranks["network_s"] = p.rank_network_s;
     ranks["filesystem_s"] = p.rank_filesystem_s;
   }
+  if (!p.rank_calls.empty()) ranks["calls"] = p.rank_calls;
   j["ranks"] = std::move(ranks);
   j["resources"] = nlohmann::ordered_json::array();
   for (const ResourceUse& u : p.resources)
@@ -37,6 +39,7 @@ PhaseTime phase_from_json(const nlohmann::ordered_json& j) {
   }
   p.name = j.at("name").get<std::string>();
   p.time_s = j.at("time_s").get<double>();
+  if (j.contains("calls")) p.calls = j.at("calls").get<std::map<std::string, std::int64_t>>();
   if (!j.contains("ranks")) return p;
   p.start_s = j.at("start_s").get<double>();
   p.end_s = j.at("end_s").get<double>();
@@ -47,6 +50,8 @@ PhaseTime phase_from_json(const nlohmann::ordered_json& j) {
     p.rank_network_s = ranks.at("network_s").get<std::vector<double>>();
     p.rank_filesystem_s = ranks.at("filesystem_s").get<std::vector<double>>();
   }
+  if (ranks.contains("calls"))
+    p.rank_calls = ranks.at("calls").get<std::vector<std::map<std::string, std::int64_t>>>();
   for (const auto& u : j.at("resources"))
     p.resources.push_back(ResourceUse{u.at("kind").get<std::string>(), u.at("count").get<int>(),
                                       u.at("busy_mean").get<double>(), u.at("busy_max").get<double>(),

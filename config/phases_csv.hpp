@@ -1,6 +1,7 @@
 // phases.csv: the long ("tidy") form of every run's phase times, one row per run, phase and rank, for
 // pandas and R: run (the row number of results.csv), phase, rank, time_s, cpu_s, network_s,
-// filesystem_s (config::Use in run_summary.hpp). Phases in each run's time order, ranks ascending.
+// filesystem_s (config::Use in run_summary.hpp), calls (the rank's calls in the phase by kind,
+// "allgather=2 isend=3"). Phases in each run's time order, ranks ascending.
 #pragma once
 
 #include <string>

@@ -124,6 +124,10 @@ struct PhaseTime {
   std::vector<double> rank_network_s{};     ///< ... in MPI calls
   std::vector<double> rank_filesystem_s{};  ///< ... in file-system calls
   std::vector<ResourceUse> resources{};     ///< per resource kind used in the window
+  /// The calls made in the phase, summed over ranks, by kind (call_name; kinds with none left out).
+  std::map<std::string, std::int64_t> calls{};
+  /// Per rank, the calls it made in the phase (kinds with none left out); empty when not recorded.
+  std::vector<std::map<std::string, std::int64_t>> rank_calls{};
 };
 
 /// One operation of an operation sequence (run.sequence; algorithms/sequence.hpp).

@@ -86,6 +86,18 @@ void summarize(const std::vector<RankRecord>& records, RunResult& res) {
   }
   res.sim_time_s = t1 - t0;
   res.phases = phase_times(records);
+  for (PhaseTime& p : res.phases) {
+    p.rank_calls.assign(records.size(), {});
+    for (std::size_t r = 0; r < records.size(); ++r) {
+      const auto it = records[r].counters.phase_calls.find(p.name);
+      if (it == records[r].counters.phase_calls.end()) continue;
+      for (int c = 0; c < kCallKinds; ++c)
+        if (const std::int64_t n = it->second[static_cast<std::size_t>(c)]; n > 0) {
+          p.rank_calls[r][call_name(static_cast<Call>(c))] = n;
+          p.calls[call_name(static_cast<Call>(c))] += n;
+        }
+    }
+  }
   res.operations = operation_times(records);
   res.calls.clear();
   for (int c = 0; c < kCallKinds; ++c) {

@@ -90,6 +90,22 @@ TEST_CASE("two-phase through a sequence: every write is a whole collective call 
   CHECK(writes > 0);
 }
 
+TEST_CASE("two-phase through a sequence: the aggregators once per open, the names once per run",
+          "[sim][sequence][two-phase]") {
+  // As ROMIO: MPI_File_open broadcasts the rank map (cb_nodes, then the rank list: two Bcasts) at every
+  // open; the processor names are gathered (a Gather of their lengths, a Gatherv of the names) at the
+  // communicator's first open only, and cached on it. A write_all selects nothing: it ends with the error
+  // agreement, an Allreduce with several aggregators (4 hosts: "*:1" takes all 4 ranks).
+  const RunResult r =
+      sim::simulate(spec("two-phase", "open (write next)*3 close open (write next)*2 (read next)*2 close"));
+  REQUIRE(r.file_verified);
+  CHECK(r.calls.at("gather") == 4);                 // one per rank, the first open's
+  CHECK(r.calls.at("gatherv") == 4);                // likewise
+  CHECK(r.calls.at("bcast") == 2 * 2 * 4);          // two per open and rank
+  CHECK(r.calls.at("allreduce") == 5 * 4 + 7 * 4);  // the 5 writes' error agreement; every call's ntimes max
+  CHECK(r.calls.at("allgather") == 7 * 2 * 4);      // 5 writes and 2 reads, two each
+}
+
 TEST_CASE("run.sequence as a scenario key: compute:workload, and the keys it replaces",
           "[config][sequence]") {
   const std::string btio = R"(name = "s"

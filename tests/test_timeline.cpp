@@ -210,11 +210,20 @@ TEST_CASE("results split every rank's phase time into CPU, network and file-syst
   CHECK(contains(line, "100 % in file-system calls"));
 
   const std::string phases = slurp(w.root / "out/phases.csv");
-  CHECK(phases.rfind("run,phase,rank,time_s,cpu_s,network_s,filesystem_s\n", 0) == 0);
+  CHECK(phases.rfind("run,phase,rank,time_s,cpu_s,network_s,filesystem_s,calls\n", 0) == 0);
   std::size_t rows = 0;
   for (const auto& run : results["runs"]) rows += 4 * run["phases"].size();
   CHECK(static_cast<std::size_t>(std::count(phases.begin(), phases.end(), '\n')) == rows + 1);
   CHECK(contains(phases, "\n2,write,3,"));
+  // Each rank's calls in the phase: Block I/O's write is one file_write per rank, its open one file_open.
+  CHECK(contains(phases, ",file_write=1\n"));
+  CHECK(contains(phases, ",file_open=1\n"));
+  // results.json has the same calls per phase, summed over ranks, and per rank.
+  for (const auto& ph : block["phases"])
+    if (ph["name"] == "write") {
+      CHECK(ph["calls"]["file_write"].get<int>() == 4);
+      CHECK(ph["ranks"]["calls"][3]["file_write"].get<int>() == 1);
+    }
 }
 
 TEST_CASE("busy time merges overlapping operations and prorates bytes over a window") {

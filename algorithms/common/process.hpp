@@ -57,7 +57,11 @@ const char* call_name(Call c);
 
 /// Per-rank counters, identical in meaning in both backends.
 struct Counters {
-  std::array<std::int64_t, kCallKinds> calls{};
+  using Calls = std::array<std::int64_t, kCallKinds>;
+  Calls calls{};
+  /// The same calls by the phase they were made in (Process::phase; "" before the first mark). A phase
+  /// entered several times adds up, as its time does.
+  std::map<std::string, Calls> phase_calls;
   std::int64_t bytes_sent = 0;     ///< payload bytes this rank handed to point-to-point sends and collectives
   std::int64_t bytes_written = 0;  ///< bytes this rank wrote to the shared file
   std::int64_t bytes_read = 0;     ///< bytes this rank read from the shared file
@@ -175,11 +179,23 @@ class Process {
   /// Marks the start of a named phase (and the end of the previous one) on this rank.
   void phase(const std::string& name) {
     phase_ = name;
+    phase_calls_ = &counters_.phase_calls[name];
     do_phase(name);
   }
   /// Marks the start of operation `name` of an operation sequence (and the end of the previous one).
   void operation(const std::string& name) { do_operation(name); }
   const Counters& counters() const { return counters_; }
+
+  // --- communicator attributes (MPI_Comm_set_attr / MPI_Comm_get_attr): what a library caches on the
+  // communicator for its whole life, such as ROMIO's processor names, gathered at the first collective open
+  // and reused by every later one (ADIOI_cb_gather_name_array). Null when `key` was never set.
+  std::shared_ptr<const void> attribute(const std::string& key) const {
+    const auto it = attributes_.find(key);
+    return it == attributes_.end() ? nullptr : it->second;
+  }
+  void set_attribute(const std::string& key, std::shared_ptr<const void> value) {
+    attributes_[key] = std::move(value);
+  }
   /// Starts recording every call into trace() (off by default: a trace grows with every call).
   void record_trace(bool on) { tracing_ = on; }
   const std::vector<TraceEvent>& trace() const { return trace_; }
@@ -216,7 +232,11 @@ class Process {
   virtual void do_operation(const std::string& name) = 0;
 
  private:
-  void count(Call c) { ++counters_.calls[static_cast<int>(c)]; }
+  void count(Call c) {
+    ++counters_.calls[static_cast<int>(c)];
+    if (phase_calls_ == nullptr) phase_calls_ = &counters_.phase_calls[phase_];
+    ++(*phase_calls_)[static_cast<std::size_t>(c)];
+  }
   void note(Call c, int peer = -1, std::int64_t a = 0, std::int64_t b = 0) {
     if (tracing_) trace_.push_back(TraceEvent{phase_, c, peer, a, b});
   }
@@ -232,7 +252,9 @@ class Process {
   };
   void finish_shared(std::int64_t id);
   std::map<std::int64_t, SerializedShared> serialized_;
+  std::map<std::string, std::shared_ptr<const void>> attributes_;
   Counters counters_;
+  Counters::Calls* phase_calls_ = nullptr;  ///< counters_.phase_calls[phase_] (map nodes do not move)
   std::string phase_;
   Offset displacement_ = 0;
   bool tracing_ = false;

@@ -18,15 +18,13 @@ void run_write(Process& p, const TechniqueInput& in, LocalData local) {
   if (unit < 1 || in.dist->nx % unit != 0)
     throw std::invalid_argument("hints.lap: the distribution's " + std::to_string(in.dist->nx) +
                                 " entries are not a whole number of items of " + std::to_string(unit));
-  std::vector<std::string> names;  // ROMIO's name array, cached on the communicator after the first open
   for (int it = 0; it < in.iterations; ++it) {
     p.phase("st3_lap");
     const Choice choice = aggregation_interval(p, dt, unit, in.dist->nx / unit, in.hints.lap);
     IoHints hints = in.hints;
     hints.cb_config_list = choice.cb_config_list;
     p.phase("aggregators");  // MPI_File_open with the cb_config_list hint
-    if (it == 0) names = gather_processor_names(p);
-    two_phase::detail::CallContext ctx{&hints, bcast_rank_map(p, hints, names), true};
+    two_phase::detail::CallContext ctx{&hints, bcast_rank_map(p, hints, processor_names(p)), true};
     two_phase::detail::write_all(p, dt, in.element_size, ctx, local);
   }
 }

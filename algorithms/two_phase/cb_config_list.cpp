@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -197,8 +198,19 @@ std::vector<int> bcast_rank_map(Process& p, const IoHints& hints, const std::vec
   return {ranklist.begin(), ranklist.end()};
 }
 
+const std::vector<std::string>& processor_names(Process& p) {
+  // The key names what ROMIO caches (its attribute on the communicator holds the processor names).
+  static const std::string kNames = "romio:processor_names";
+  auto names = std::static_pointer_cast<const std::vector<std::string>>(p.attribute(kNames));
+  if (!names) {
+    names = std::make_shared<const std::vector<std::string>>(gather_processor_names(p));
+    p.set_attribute(kNames, names);
+  }
+  return *names;  // the attribute keeps it
+}
+
 std::vector<int> select_aggregators(Process& p, const IoHints& hints) {
-  return bcast_rank_map(p, hints, gather_processor_names(p));
+  return bcast_rank_map(p, hints, processor_names(p));
 }
 
 }  // namespace ciosim

@@ -40,8 +40,11 @@ std::vector<std::string> gather_processor_names(Process& p);
 /// list (4 bytes each). Returns the rank list on every rank; throws std::invalid_argument when it is empty.
 std::vector<int> bcast_rank_map(Process& p, const IoHints& hints, const std::vector<std::string>& names);
 
-/// What ROMIO does for the aggregators at the first MPI_File_open on a communicator:
-/// gather_processor_names, then bcast_rank_map (later opens reuse the names cached on the communicator).
+/// The processor names as ROMIO's open finds them: gather_processor_names at the first open on the
+/// communicator, then the names it cached there as an attribute (Process::attribute), with no MPI call.
+const std::vector<std::string>& processor_names(Process& p);
+
+/// What ROMIO does for the aggregators at every MPI_File_open: bcast_rank_map from processor_names.
 std::vector<int> select_aggregators(Process& p, const IoHints& hints);
 
 }  // namespace ciosim

@@ -17,6 +17,7 @@
 
 #include "algorithms/common/access_list.hpp"
 #include "algorithms/common/process.hpp"
+#include "algorithms/common/session.hpp"
 #include "algorithms/technique.hpp"
 #include "algorithms/two_phase/hints.hpp"
 
@@ -94,5 +95,10 @@ void run_write(Process& p, const TechniqueInput& in, LocalData local);
 
 /// MPI_File_read_all of the rank's entries into `out` (its storage order), `iterations` times.
 void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out);
+
+/// The file as an operation sequence opens it (algorithms/common/session.hpp): the aggregators chosen once
+/// at the open, as ROMIO's MPI_File_open does (the processor names once per communicator), then every
+/// write_all / read_all with them. With hints.lap each write runs the LAP kernel's call as run_write does.
+std::unique_ptr<Session> make_session(Process& p, const TechniqueInput& in);
 
 }  // namespace ciosim::two_phase

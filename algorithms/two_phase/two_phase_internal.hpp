@@ -55,6 +55,12 @@ struct CallContext {
 void write_all(Process& p, const Datatype& dt, std::int64_t element_size, const CallContext& ctx,
                LocalData local);
 
+/// One MPI_File_read_all (steps 1-7) with the aggregators of `ctx`: the independent path or two-phase.
+void read_all(Process& p, const Datatype& dt, std::int64_t element_size, const CallContext& ctx,
+              std::span<std::byte> out);
+/// Throws std::invalid_argument when the hints ask for what reads do not do (the LAP assignment).
+void check_read(const IoHints& h);
+
 /// Steps 1-5 (offsets, the two Allgathers, the interleave test, file domains, my_req, others_req).
 /// Returns nothing when the call goes independent (mode disable, or automatic without interleaving); then
 /// `access` holds the rank's access list (computed only when mode != disable, as ROMIO).

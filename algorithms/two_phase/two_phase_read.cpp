@@ -147,24 +147,35 @@ void read_and_exch(Process& p, Collective& col, const CallContext& ctx, std::spa
 
 }  // namespace
 
+namespace detail {
+
+void read_all(Process& p, const Datatype& dt, std::int64_t element_size, const CallContext& ctx,
+              std::span<std::byte> out) {
+  std::optional<Collective> col = prepare(p, dt, element_size, ctx, ctx.hints->cb_read);
+  if (!col) {
+    independent_read(p, dt, element_size, *ctx.hints, out);
+    return;
+  }
+  read_and_exch(p, *col, ctx, out);
+}
+
+void check_read(const IoHints& h) {
+  if (h.lap != LapCriterion::None)
+    throw std::invalid_argument(
+        std::string("hints.lap = ") + lap_criterion_name(h.lap) +
+        " applies to collective writes only (run.access = write), as in the BIPS3D kernel");
+}
+
+}  // namespace detail
+
 void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out) {
   check_input(p, in, out.size(), "two-phase");
   check_hints(in.hints);
-  if (in.hints.lap != LapCriterion::None)
-    throw std::invalid_argument(
-        std::string("hints.lap = ") + lap_criterion_name(in.hints.lap) +
-        " applies to collective writes only (run.access = write), as in the BIPS3D kernel");
+  check_read(in.hints);
   const Datatype& dt = in.dist->per_rank[static_cast<std::size_t>(p.rank())];
   p.phase("aggregators");  // what MPI_File_open does for cb_config_list
   CallContext ctx{&in.hints, select_aggregators(p, in.hints)};
-  for (int it = 0; it < in.iterations; ++it) {
-    std::optional<Collective> col = prepare(p, dt, in.element_size, ctx, in.hints.cb_read);
-    if (!col) {
-      independent_read(p, dt, in.element_size, in.hints, out);
-      continue;
-    }
-    read_and_exch(p, *col, ctx, out);
-  }
+  for (int it = 0; it < in.iterations; ++it) read_all(p, dt, in.element_size, ctx, out);
 }
 
 }  // namespace ciosim::two_phase
