@@ -50,12 +50,14 @@ struct Distribution {
   mutable PrefixSums entries_before_;
 };
 
-/// What a technique is run on, on one rank.
-/// What an inspector's CPU work is charged as (run.inspector_cost): the work the code that runs does
-/// (its loops' elements, counted as they run), or what the paper's algorithm processes (one tuple per list
-/// entry at each step), for reproducing a paper's inspector times.
-enum class InspectorCost { implementation, paper };
+/// What a technique's CPU work is charged as, where its paper's algorithm and this implementation differ
+/// (run.cpu_charge): `implementation`, the work of the code that runs — IEC's inspector loops, counted as
+/// they run, and the copy that places a rank's entries in IEC's or multiple-phase's buffer — or `paper`,
+/// the paper's algorithm: one tuple per list entry at each inspector step, and the application's entries
+/// already in place (IEC Fig. 2 L1-L2, multiple-phase Fig. 3), for reproducing a paper's figures.
+enum class CpuCharge { implementation, paper };
 
+/// What a technique is run on, on one rank.
 struct TechniqueInput {
   const Distribution* dist = nullptr;
   std::int64_t element_size = 4;  ///< bytes per entry of x (the papers use 4-byte floats)
@@ -63,7 +65,7 @@ struct TechniqueInput {
   int iterations = 1;  ///< how many times the write is repeated (the inspector runs once)
   IoHints hints;       ///< MPI-IO hints (two-phase, list I/O, gathered)
   int phases = 0;      ///< communication phases of multiple-phase (run.phases); 0 = all (log2 Np)
-  InspectorCost inspector_cost = InspectorCost::implementation;  ///< IEC's inspectors (run.inspector_cost)
+  CpuCharge cpu_charge = CpuCharge::implementation;  ///< run.cpu_charge
 };
 
 /// The rank's entries: element k holds the bytes of x[phy2log(dist.per_rank[rank], k)].

@@ -28,7 +28,7 @@ const std::vector<std::string>& technique_steps(const std::string& name) {
         "partner's blocks of the rank's new half, origin by origin.",
         "The send datatype of phase k: the blocks' entries in the partner's half, in ascending memory order; "
         "the packing datatype: the chunk's entries in logical order. Both equal the inspector's; the rank is "
-        "charged the steps of that computation (or, with run.inspector_cost = paper, the tuples they have).",
+        "charged the steps of that computation (or, with run.cpu_charge = paper, the tuples they have).",
         "Executor (every write): IEC's exchanges, pack and contiguous write.",
         "Compare: ciosim run scenarios/quickstart.toml --set run.algorithm=[iec,iec-parametric]."}},
       {"block",

@@ -86,8 +86,8 @@ struct RunSpec {
   /// compute:workload's seconds (config::workload_compute_s); < 0 when the workload defines none.
   double workload_compute_s = -1;
   int phases = 0;  ///< run.phases: communication phases of multiple-phase (0 = all)
-  /// run.inspector_cost: what IEC's inspectors are charged (algorithms/technique.hpp)
-  InspectorCost inspector_cost = InspectorCost::implementation;
+  /// run.cpu_charge: the implementation's work or the paper's algorithm's (algorithms/technique.hpp)
+  CpuCharge cpu_charge = CpuCharge::implementation;
   IoHints hints;            ///< MPI-IO hints passed to the technique (hints.* parameters)
   std::string export_file;  ///< if not empty, the simulated file is written here
   std::string

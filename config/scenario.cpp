@@ -395,8 +395,7 @@ class Expander {
     r.workload.overlap_y = num("workload.overlap_y");
     r.workload.header_bytes = num("workload.header_bytes");
     r.access = str("run.access") == "read" ? Access::Read : Access::Write;
-    r.inspector_cost =
-        str("run.inspector_cost") == "paper" ? InspectorCost::paper : InspectorCost::implementation;
+    r.cpu_charge = str("run.cpu_charge") == "paper" ? CpuCharge::paper : CpuCharge::implementation;
     r.payload = str("run.payload") == "bytes"    ? PayloadChoice::Bytes
                 : str("run.payload") == "elided" ? PayloadChoice::Elided
                                                  : PayloadChoice::Auto;

@@ -251,8 +251,9 @@ RunResult simulate(const RunSpec& spec) {
   if (tech.check_phases)
     if (const std::string why = tech.check_phases(spec.phases, spec.ranks); !why.empty())
       throw std::invalid_argument(why);
-  const TechniqueInput in{&dist,       spec.workload.element_size, kFileName, spec.iterations, spec.hints,
-                          spec.phases, spec.inspector_cost};
+  const TechniqueInput in{
+      &dist,          spec.workload.element_size, kFileName, spec.iterations, spec.hints, spec.phases,
+      spec.cpu_charge};
   check_hints(in.hints);
   if (!spec.sequence.empty()) return simulate_sequence(spec, dist, tech, in);
   // Buffers carry bytes, or with elided payloads the sources of their bytes (algorithms/common/payload.hpp):

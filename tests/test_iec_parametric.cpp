@@ -115,10 +115,10 @@ TEST_CASE("iec-parametric runs IEC's executor after an inspector without message
     names.push_back(p.name);
     if (p.name == "inspector") inspector = p.time_s;
   }
-  CHECK(names ==
-        std::vector<std::string>{"open", "inspector", "exchange0", "exchange1", "pack", "write", "close"});
+  CHECK(names == std::vector<std::string>{"open", "inspector", "place", "exchange0", "exchange1", "pack",
+                                          "write", "close"});
   // The inspector is the slowest rank's steps of its computation at the platform's cost per tuple, nothing
-  // else (run.inspector_cost = implementation, the default).
+  // else (run.cpu_charge = implementation, the default).
   std::int64_t most = 0;
   for (int rank = 0; rank < 4; ++rank) {
     std::int64_t steps = 0;

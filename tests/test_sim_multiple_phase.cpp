@@ -29,7 +29,7 @@ TEST_CASE("multiple-phase, all phases: one contiguous write per rank", "[sim][mp
   CHECK(r.calls.at("file_write") == 8);
   CHECK(r.calls.at("file_list_write") == 0);
   CHECK(names(r) ==
-        std::vector<std::string>{"open", "exchange0", "exchange1", "exchange2", "write", "close"});
+        std::vector<std::string>{"open", "place", "exchange0", "exchange1", "exchange2", "write", "close"});
 }
 
 TEST_CASE("multiple-phase, one phase: a non-contiguous write through a file view", "[sim][mp]") {
@@ -38,7 +38,7 @@ TEST_CASE("multiple-phase, one phase: a non-contiguous write through a file view
   CHECK(r.calls.at("isend") == 8);
   CHECK(r.calls.at("file_write") == 0);
   CHECK(r.calls.at("file_list_write") == 8);
-  CHECK(names(r) == std::vector<std::string>{"open", "exchange0", "write", "close"});
+  CHECK(names(r) == std::vector<std::string>{"open", "place", "exchange0", "write", "close"});
 }
 
 TEST_CASE("multiple-phase rejects phases beyond log2 Np and non-power-of-two Np before simulating",

@@ -291,8 +291,9 @@ PointRun run_technique(MPI_Comm comm, const RunSpec& spec, const PointOptions& o
   const TechniqueInfo& tech = technique(spec.algorithm);
   const Setup s = setup(comm, spec, opt);
   if (const std::string why = tech.check(s.dist); !why.empty()) throw std::invalid_argument(why);
-  const TechniqueInput in{&s.dist,     spec.workload.element_size, kFileName, spec.iterations, spec.hints,
-                          spec.phases, spec.inspector_cost};
+  const TechniqueInput in{
+      &s.dist,        spec.workload.element_size, kFileName, spec.iterations, spec.hints, spec.phases,
+      spec.cpu_charge};
   check_hints(in.hints);  // as sim::simulate builds and checks it
   const bool read = spec.access == Access::Read;
   if (read && !tech.read) throw std::invalid_argument("technique " + tech.name + " has no read path");

@@ -144,11 +144,11 @@ class Inspector {
   RankPlan finish();
   /// Offset-length tuples the paper's algorithm processes for the steps taken so far: one per entry of the
   /// list at each step (§3.3.3, Fig. 10), whatever form the list is held in. Charged when the paper's cost
-  /// is asked for (InspectorCost::paper).
+  /// is asked for (CpuCharge::paper).
   std::int64_t tuples_processed() const;
   /// What this implementation processed so far: every element its loops visited (runs and tuples read or
   /// written, bitmap words, sort keys per radix pass, resolution steps), counted as they run. A periodic
-  /// list's steps follow its streams, not its entries. Charged by default (InspectorCost::implementation).
+  /// list's steps follow its streams, not its entries. Charged by default (CpuCharge::implementation).
   std::int64_t work() const;
   /// How the list is held now: its replica count (1: every run held) and its runs per replica.
   std::int64_t list_replicas() const { return reps_; }
@@ -210,8 +210,8 @@ std::vector<RankPlan> inspect_all(const Distribution& d, Inspector::Lists lists 
 
 /// Runs the inspector on a Process: one bundle exchange with the partner per phase (isend/irecv of the
 /// size, then of the bundle), CPU work charged as work() plus the bundles' words serialized and parsed
-/// (InspectorCost::implementation) or as tuples_processed() (paper). Marks phase "inspector".
-RankPlan inspect(Process& p, const Distribution& d, InspectorCost cost = InspectorCost::implementation);
+/// (CpuCharge::implementation) or as tuples_processed() (paper). Marks phase "inspector".
+RankPlan inspect(Process& p, const Distribution& d, CpuCharge cost = CpuCharge::implementation);
 
 // ---- parametrised datatypes (§3.3.2, "Datatype parametrization"; iec_parametric.cpp, docs/iec.md)
 
@@ -231,16 +231,18 @@ RankPlan parametric_plan(std::int64_t nx, int np, std::int64_t bx, int rank, std
 /// replica of its packing datatype (Property 1: 2^ph send tuples in phase ph).
 std::int64_t parametric_tuples(const RankPlan& plan);
 /// The parametrised inspector on a Process: the rank's plan (parametric_plan), charged as the steps its
-/// computation took (InspectorCost::implementation) or as parametric_tuples (paper); no messages. Marks phase
+/// computation took (CpuCharge::implementation) or as parametric_tuples (paper); no messages. Marks phase
 /// "inspector". Throws std::invalid_argument unless `d` has p.size() ranks and the rank's datatype is
 /// block-cyclic's (check_parametric checks every rank's).
-RankPlan inspect_parametric(Process& p, const Distribution& d,
-                            InspectorCost cost = InspectorCost::implementation);
+RankPlan inspect_parametric(Process& p, const Distribution& d, CpuCharge cost = CpuCharge::implementation);
 
 /// The executor (Fig. 2, L5-L9): places `local` at alloc_offset in a buffer of buffer_entries, runs the
 /// exchange phases (phase marks "exchange0", "exchange1", ...), packs ("pack") and writes the packed
 /// chunk at file_offset ("write"). The file must be open.
-void execute(Process& p, const RankPlan& plan, std::int64_t element_size, LocalData local);
+/// With CpuCharge::implementation the buffer is allocated and `local` copied into it in phase "place",
+/// charged as those bytes; with paper the entries are already there (Fig. 2 L1-L2: not charged, no phase).
+void execute(Process& p, const RankPlan& plan, std::int64_t element_size, LocalData local,
+             CpuCharge charge = CpuCharge::implementation);
 
 /// The technique entry point registered as "iec": inspector once, then `iterations` executions.
 void run(Process& p, const TechniqueInput& in, LocalData local);

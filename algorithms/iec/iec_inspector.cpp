@@ -20,7 +20,8 @@
 // resolves to over whole replicas of a distribution datatype stays one block (resolve into a BlockSink), the
 // merge sorts one period, and L10 has a closed form: the work per phase follows the streams, not the entries.
 // Whatever leaves that form (an odd replica count, blocks of another period) unrolls the list and goes on
-// as above. The plans and the tuples charged are the same either way (tests/test_iec_lists.cpp).
+// as above. The plans and the paper's tuple count are the same either way (tests/test_iec_lists.cpp); the
+// work the implementation does (Inspector::work(), what a run charges by default) is what each form costs.
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -1037,7 +1038,7 @@ std::vector<RankPlan> inspect_all(const Distribution& d, Inspector::Lists lists)
   return plans;
 }
 
-RankPlan inspect(Process& p, const Distribution& d, InspectorCost cost) {
+RankPlan inspect(Process& p, const Distribution& d, CpuCharge cost) {
   p.phase("inspector");
   Inspector insp(d, p.rank());
   if (d.nprocs() != p.size())
@@ -1048,7 +1049,7 @@ RankPlan inspect(Process& p, const Distribution& d, InspectorCost cost) {
   std::int64_t words = 0;
   std::int64_t charged = 0;
   auto charge = [&] {
-    const std::int64_t total = cost == InspectorCost::paper ? insp.tuples_processed() : insp.work() + words;
+    const std::int64_t total = cost == CpuCharge::paper ? insp.tuples_processed() : insp.work() + words;
     p.compute(Work{.tuples = total - charged});
     charged = total;
   };

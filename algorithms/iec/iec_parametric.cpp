@@ -256,7 +256,7 @@ std::int64_t parametric_tuples(const RankPlan& plan) {
   return tuples;
 }
 
-RankPlan inspect_parametric(Process& p, const Distribution& d, InspectorCost cost) {
+RankPlan inspect_parametric(Process& p, const Distribution& d, CpuCharge cost) {
   p.phase("inspector");
   if (d.nprocs() != p.size())
     throw std::invalid_argument("iec-parametric: the distribution has " + std::to_string(d.nprocs()) +
@@ -267,7 +267,7 @@ RankPlan inspect_parametric(Process& p, const Distribution& d, InspectorCost cos
   if (bx == 0) throw std::invalid_argument(check_parametric(d));
   std::int64_t work = 0;
   RankPlan plan = parametric_plan(d.nx, d.nprocs(), bx, p.rank(), &work);
-  p.compute(Work{.tuples = cost == InspectorCost::paper ? parametric_tuples(plan) : work});
+  p.compute(Work{.tuples = cost == CpuCharge::paper ? parametric_tuples(plan) : work});
   return plan;
 }
 
