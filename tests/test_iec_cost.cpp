@@ -12,6 +12,7 @@
 #include "algorithms/common/distribution.hpp"
 #include "algorithms/iec/iec.hpp"
 #include "sim/simulate.hpp"
+#include "tests/result_phase.hpp"
 #include "tests/sim_specs.hpp"
 
 using namespace ciosim;
@@ -55,12 +56,7 @@ std::int64_t sum(const std::vector<std::int64_t>& v) {
   return s;
 }
 
-const PhaseTime& phase(const RunResult& r, const std::string& name) {
-  for (const auto& p : r.phases)
-    if (p.name == name) return p;
-  FAIL("no phase " << name);
-  return r.phases.front();
-}
+constexpr auto* phase = &test::phase_of;
 
 }  // namespace
 

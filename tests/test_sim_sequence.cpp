@@ -6,6 +6,7 @@
 #include "config/workload.hpp"
 #include "scenario_text.hpp"
 #include "sim/simulate.hpp"
+#include "tests/result_phase.hpp"
 
 using namespace ciosim;
 using test::contains;
@@ -27,12 +28,7 @@ RunSpec spec(const std::string& algorithm, const std::string& sequence) {
   return s;
 }
 
-const PhaseTime& phase(const RunResult& r, const std::string& name) {
-  for (const auto& p : r.phases)
-    if (p.name == name) return p;
-  FAIL("no phase " << name);
-  return r.phases.front();
-}
+constexpr auto* phase = &test::phase_of;
 
 double sum(const std::vector<double>& v) {
   double t = 0;
