@@ -110,6 +110,27 @@ TEST_CASE("platform file: values, sources, defaults of the name") {
   CHECK(parse_platform(unnamed, "dir/stem.toml").spec.name == "stem");
 }
 
+TEST_CASE("platform file: a disk geometry is complete and consistent, or refused naming its keys") {
+  PlatformFile f = parse_platform(kPlatform, "tiny.toml");
+  PlatformSpec p = f.spec;
+  p.pvfs.disk.rpm = 7200;  // a head, but no span for its seeks
+  CHECK_THROWS_WITH(check_platform(p, "x"), Catch::Contains("pvfs.disk_capacity_bytes must be > 0"));
+  p.pvfs.disk.capacity_bytes = 8e10;
+  p.pvfs.disk.seek_track_s = 2e-3;
+  p.pvfs.disk.seek_full_s = 1e-3;
+  CHECK_THROWS_WITH(check_platform(p, "x"),
+                    Catch::Contains("pvfs.disk_seek_full_s (0.001 s) must be at least"));
+  p.pvfs.disk.seek_full_s = 15e-3;
+  CHECK_NOTHROW(check_platform(p, "x"));
+  // In the file itself: the same check when it is read.
+  std::string text = kPlatform;
+  const auto at = text.find("[pvfs]\n");
+  REQUIRE(at != std::string::npos);
+  text.insert(at + 7, "disk_rpm = 7200\n");
+  CHECK_THROWS_WITH(parse_platform(text, "tiny.toml"),
+                    Catch::Contains("pvfs.disk_capacity_bytes must be > 0"));
+}
+
 TEST_CASE("platform file: written TOML parses back to the same platform") {
   const PlatformFile p = parse_platform(kPlatform, "tiny.toml");
   const std::string text = platform_toml(p, "");
