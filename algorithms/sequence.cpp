@@ -155,27 +155,19 @@ class Parser {
 /// A session for a technique that keeps no state between calls: each write or read is one whole run of
 /// the technique (as ROMIO's MPI_File_write_all recomputes everything on every call), at the view's
 /// displacement plus the offset, which the Process adds to every file access.
-class CallSession final : public Session {
+class CallSession final : public DisplacementSession {
  public:
-  CallSession(Process& p, const TechniqueInfo& t, const TechniqueInput& in) : p_(p), t_(t), in_(in) {}
-  void set_view(Offset displacement) override {
-    disp_ = displacement;
-    p_.set_file_displacement(displacement);
-  }
-  void seek(Offset offset) override { p_.set_file_displacement(disp_ + offset); }
+  CallSession(Process& p, const TechniqueInfo& t, const TechniqueInput& in)
+      : DisplacementSession(p), t_(t), in_(in) {}
   void write(std::span<const std::byte> local) override { t_.run(p_, in_, local); }
   void read(std::span<std::byte> out) override {
     if (!t_.read) throw std::invalid_argument("technique " + t_.name + " has no read path");
     t_.read(p_, in_, out);
   }
-  void sync() override { p_.file_sync(); }
-  void close() override { p_.set_file_displacement(0); }
 
  private:
-  Process& p_;
   const TechniqueInfo& t_;
   TechniqueInput in_;
-  Offset disp_ = 0;
 };
 
 bool overlapping(const std::vector<Offset>& sorted, Offset step) {

@@ -35,4 +35,26 @@ class Session {
   virtual void close() = 0;
 };
 
+/// A session whose technique keeps no view of its own: the view is the Process's file displacement
+/// (Process::set_file_displacement), which every write_at, read_at and list region adds, as MPI-IO adds a
+/// view's displacement and an explicit offset; sync is MPI_File_sync, close holds nothing back. Subclasses
+/// give write and read.
+class DisplacementSession : public Session {
+ public:
+  explicit DisplacementSession(Process& p) : p_(p) {}
+  void set_view(Offset displacement) override {
+    disp_ = displacement;
+    p_.set_file_displacement(displacement);
+  }
+  void seek(Offset offset) override { p_.set_file_displacement(disp_ + offset); }
+  void sync() override { p_.file_sync(); }
+  void close() override { p_.set_file_displacement(0); }
+
+ protected:
+  Process& p_;
+
+ private:
+  Offset disp_ = 0;
+};
+
 }  // namespace ciosim

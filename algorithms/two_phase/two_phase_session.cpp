@@ -17,19 +17,14 @@ namespace {
 
 using namespace detail;
 
-class TwoPhaseSession final : public Session {
+class TwoPhaseSession final : public DisplacementSession {
  public:
-  TwoPhaseSession(Process& p, const TechniqueInput& in) : p_(p), in_(in) {
+  TwoPhaseSession(Process& p, const TechniqueInput& in) : DisplacementSession(p), in_(in) {
     check_hints(in_.hints);
     if (in_.hints.lap != LapCriterion::None) return;  // the LAP kernel chooses its aggregators per call
     p_.phase("aggregators");                          // what MPI_File_open does for cb_config_list
     ctx_ = CallContext{&in_.hints, select_aggregators(p_, in_.hints)};
   }
-  void set_view(Offset displacement) override {
-    disp_ = displacement;
-    p_.set_file_displacement(displacement);
-  }
-  void seek(Offset offset) override { p_.set_file_displacement(disp_ + offset); }
   void write(std::span<const std::byte> local) override {
     check_input(p_, in_, local.size(), "two-phase");
     if (in_.hints.lap != LapCriterion::None) {
@@ -43,16 +38,12 @@ class TwoPhaseSession final : public Session {
     check_read(in_.hints);
     read_all(p_, datatype(), in_.element_size, ctx_, out);
   }
-  void sync() override { p_.file_sync(); }
-  void close() override { p_.set_file_displacement(0); }
 
  private:
   const Datatype& datatype() const { return in_.dist->per_rank[static_cast<std::size_t>(p_.rank())]; }
 
-  Process& p_;
   TechniqueInput in_;
   CallContext ctx_;
-  Offset disp_ = 0;
 };
 
 }  // namespace
