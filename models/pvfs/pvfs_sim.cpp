@@ -164,8 +164,10 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
   auto chunk_ranges = [&](std::int64_t to) -> std::span<const filesystem::Placement> {
     chunk.clear();
     local.clear();
+    const bool positioned = disk.positioned();  // only a head needs to know where the chunk's bytes lie
     stream.for_range(to, [&](const Piece& p, std::int64_t off, std::int64_t len) {
       chunk.push_back(filesystem::Placement{p.file_offset + off, p.data_offset + off, len});
+      if (!positioned) return;
       const Offset at = p.local_offset + off;
       if (!local.empty() && local.back().offset + local.back().length == at)
         local.back().length += len;
