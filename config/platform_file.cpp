@@ -40,6 +40,22 @@ std::vector<std::string> commit_modes() {
   return {"sync", "async"};
 }
 
+// A file system's page cache (models/filesystem/page_cache.hpp): the same six keys in each table that has
+// one, declared here once.
+// clang-format off
+#define CIOSIM_PAGE_CACHE_FIELDS(T)                                                                             \
+  {#T, "page_cache_bytes", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.T.cache.bytes; }},     \
+  {#T, "page_cache_dirty_ratio", Kind::Real, 0, false,                                                          \
+   [](PlatformSpec& p) -> Ref { return &p.T.cache.dirty_ratio; }},                                              \
+  {#T, "page_cache_dirty_background_ratio", Kind::Real, 0, false,                                               \
+   [](PlatformSpec& p) -> Ref { return &p.T.cache.dirty_background_ratio; }},                                   \
+  {#T, "page_cache_dirty_expire_s", Kind::Real, 0, false,                                                       \
+   [](PlatformSpec& p) -> Ref { return &p.T.cache.dirty_expire_s; }},                                           \
+  {#T, "page_cache_writeback_interval_s", Kind::Real, 0, true,                                                  \
+   [](PlatformSpec& p) -> Ref { return &p.T.cache.writeback_interval_s; }},                                     \
+  {#T, "page_cache_copy_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.T.cache.copy_Bps; }}
+// clang-format on
+
 // clang-format off
 const Field kFields[] = {
     {"nodes", "count", Kind::Int, 1, false, [](PlatformSpec& p) -> Ref { return &p.nodes; }},
@@ -74,6 +90,7 @@ const Field kFields[] = {
     {"pvfs", "request_header", Kind::Int64, 0, false, [](PlatformSpec& p) -> Ref { return &p.pvfs.request_header; }},
     {"pvfs", "region_descriptor", Kind::Int64, 0, false,
      [](PlatformSpec& p) -> Ref { return &p.pvfs.region_descriptor; }},
+    CIOSIM_PAGE_CACHE_FIELDS(pvfs),
     {"filesystem", "kind", Kind::Choice, 0, false, [](PlatformSpec& p) -> Ref { return &p.filesystem; },
      filesystem::kind_list},
     {"nfs", "commit", Kind::Choice, 0, false, [](PlatformSpec& p) -> Ref { return &p.nfs.commit; }, commit_modes},
@@ -94,6 +111,7 @@ const Field kFields[] = {
      [](PlatformSpec& p) -> Ref { return &p.nfs.disk.seek_full_s; }},
     {"nfs", "disk_capacity_bytes", Kind::Real, 0, false,
      [](PlatformSpec& p) -> Ref { return &p.nfs.disk.capacity_bytes; }},
+    CIOSIM_PAGE_CACHE_FIELDS(nfs),
     {"local", "node", Kind::Int, 0, false, [](PlatformSpec& p) -> Ref { return &p.local.node; }},
     {"local", "disk_write_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.local.disk_write_Bps; }},
     {"local", "disk_read_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.local.disk_read_Bps; }},
@@ -106,7 +124,9 @@ const Field kFields[] = {
      [](PlatformSpec& p) -> Ref { return &p.local.disk.capacity_bytes; }},
     {"local", "request_overhead_s", Kind::Real, 0, false,
      [](PlatformSpec& p) -> Ref { return &p.local.request_overhead_s; }},
+    CIOSIM_PAGE_CACHE_FIELDS(local),
 };
+#undef CIOSIM_PAGE_CACHE_FIELDS
 // clang-format on
 
 constexpr std::string_view kTables[] = {"nodes", "network", "filesystem", "pvfs", "nfs", "local"};
@@ -119,26 +139,49 @@ bool is_file_system_table(std::string_view table) {
   return false;
 }
 
-/// Keys added after platform files existed, each with the key whose value it takes when a file lacks it
-/// (the model before the key: one core per placed rank; open and close cost one request each), or none
-/// ("") where the key keeps its default, 0 (a disk without position: a bandwidth only). A file system's
-/// keys are added only when the file describes that file system.
-constexpr std::pair<std::string_view, std::string_view> kLaterKeys[] = {
-    {"nodes.cpu_cores", "nodes.cores_per_node"},
-    {"pvfs.metadata_overhead_s", "pvfs.request_overhead_s"},
-    {"pvfs.disk_rpm", ""},
-    {"pvfs.disk_seek_track_s", ""},
-    {"pvfs.disk_seek_full_s", ""},
-    {"pvfs.disk_capacity_bytes", ""},
-    {"nfs.disk_rpm", ""},
-    {"nfs.disk_seek_track_s", ""},
-    {"nfs.disk_seek_full_s", ""},
-    {"nfs.disk_capacity_bytes", ""},
-    {"local.disk_rpm", ""},
-    {"local.disk_seek_track_s", ""},
-    {"local.disk_seek_full_s", ""},
-    {"local.disk_capacity_bytes", ""},
+/// Keys added after platform files existed: a file that lacks one gets the value of the key named second
+/// (the model before the key: one core per placed rank; open and close cost one request each; a page
+/// cache copies at the node's memcpy speed), or, where none is named, the key's default with the reason
+/// given third (a disk without position; no page cache, with Linux's defaults for the tunables that then
+/// do not apply). A file system's keys are added only when the file describes that file system.
+struct LaterKey {
+  std::string_view key, from, why;
 };
+// clang-format off
+#define CIOSIM_WITHOUT_POSITION "0, a disk without position (a bandwidth only), as before the key existed"
+#define CIOSIM_LATER_DISK(T)                                  \
+  {#T ".disk_rpm", "", CIOSIM_WITHOUT_POSITION},              \
+  {#T ".disk_seek_track_s", "", CIOSIM_WITHOUT_POSITION},     \
+  {#T ".disk_seek_full_s", "", CIOSIM_WITHOUT_POSITION},      \
+  {#T ".disk_capacity_bytes", "", CIOSIM_WITHOUT_POSITION}
+#define CIOSIM_LATER_PAGE_CACHE(T)                                                                           \
+  {#T ".page_cache_bytes", "",                                                                               \
+   "0, no page cache: writes go to the disk as they arrive, as before the key existed"},                     \
+  {#T ".page_cache_dirty_ratio", "",                                                                         \
+   "0.2, Linux's default vm.dirty_ratio since 2.6.30 (Documentation/admin-guide/sysctl/vm.rst); unused "     \
+   "without a cache"},                                                                                       \
+  {#T ".page_cache_dirty_background_ratio", "",                                                              \
+   "0.1, Linux's default vm.dirty_background_ratio since 2.6.30; unused without a cache"},                   \
+  {#T ".page_cache_dirty_expire_s", "",                                                                      \
+   "30, Linux's default vm.dirty_expire_centisecs (3000); unused without a cache"},                          \
+  {#T ".page_cache_writeback_interval_s", "",                                                                \
+   "5, Linux's default vm.dirty_writeback_centisecs (500); unused without a cache"},                         \
+  {#T ".page_cache_copy_Bps", "nodes.memcpy_Bps",                                                            \
+   "not in the platform file: nodes.memcpy_Bps, the memory copy of the platform's nodes"}
+constexpr LaterKey kLaterKeys[] = {
+    {"nodes.cpu_cores", "nodes.cores_per_node", ""},
+    {"pvfs.metadata_overhead_s", "pvfs.request_overhead_s", ""},
+    CIOSIM_LATER_DISK(pvfs),
+    CIOSIM_LATER_DISK(nfs),
+    CIOSIM_LATER_DISK(local),
+    CIOSIM_LATER_PAGE_CACHE(pvfs),
+    CIOSIM_LATER_PAGE_CACHE(nfs),
+    CIOSIM_LATER_PAGE_CACHE(local),
+};
+#undef CIOSIM_LATER_DISK
+#undef CIOSIM_LATER_PAGE_CACHE
+#undef CIOSIM_WITHOUT_POSITION
+// clang-format on
 
 std::string unit_of(const Field& f) {
   if (f.kind == Kind::Network) return "a network profile name";
@@ -146,6 +189,7 @@ std::string unit_of(const Field& f) {
   if (f.key.ends_with("_Bps")) return "bytes/s";
   if (f.key.ends_with("_s")) return "seconds";
   if (f.key.ends_with("_rpm")) return "revolutions per minute";
+  if (f.key.ends_with("_ratio")) return "a fraction (0 to 1)";
   if (f.key.ends_with("_bytes")) return "bytes";
   return f.kind == Kind::Real ? "a number" : "an integer";
 }
@@ -177,7 +221,8 @@ struct Range {
 Range physical_range(const Field& f) {
   if (f.key.ends_with("_rpm"))
     return {0, 30000, "0 (no rotation) up to twice the fastest disks made (15,000 rpm)"};
-  if (f.key.ends_with("_capacity_bytes")) return {0, 1e17, "up to 100 PB"};
+  if (f.key.ends_with("_bytes") && f.kind == Kind::Real) return {0, 1e17, "up to 100 PB"};
+  if (f.key.ends_with("_ratio")) return {0, 1, "a fraction"};
   if (f.key.ends_with("_Bps"))
     return {1e3, 1e13, "from 1 kB/s, slower than any disk or link, to 10 TB/s, faster than any memory bus"};
   if (f.key.ends_with("_s")) return {f.min, 60, "a per-operation cost of at most a minute"};
@@ -253,17 +298,21 @@ std::string source_text(const toml::node& n, const std::string& dotted, const st
   return *n.value<std::string>();
 }
 
-/// The disk of file system `name` of `p`.
-const filesystem::DiskGeometry& disk_geometry(const PlatformSpec& p, std::string_view name) {
+/// What is wrong with file system `name`'s disk or page cache ("" if nothing), naming their keys.
+std::string storage_problem(const PlatformSpec& p, const std::string& name) {
+  const auto check = [&](const filesystem::DiskGeometry& disk, const filesystem::PageCacheConfig& cache) {
+    const std::string why = disk.problem(name + ".disk_");
+    return why.empty() ? cache.problem(name + ".page_cache_") : why;
+  };
   switch (filesystem::kind_of(name)) {
     case filesystem::Kind::Nfs:
-      return p.nfs.disk;
+      return check(p.nfs.disk, p.nfs.cache);
     case filesystem::Kind::Local:
-      return p.local.disk;
+      return check(p.local.disk, p.local.cache);
     case filesystem::Kind::Pvfs:
       break;
   }
-  return p.pvfs.disk;
+  return check(p.pvfs.disk, p.pvfs.cache);
 }
 
 /// Whether the platform's file holds `table` (file-system tables are optional).
@@ -375,11 +424,11 @@ PlatformFile platform_from_table(const toml::table& doc, const std::string& orig
     }
   }
   // Keys that came later: a platform file without one keeps the model it was written for.
-  for (const auto& [key, from] : kLaterKeys) {
+  for (const auto& [key, from, why] : kLaterKeys) {
     const std::string table(key.substr(0, key.find('.')));
     const bool described = std::any_of(seen.begin(), seen.end(),
                                        [&](const std::string& d) { return d.starts_with(table + "."); });
-    if (seen.count(std::string(key)) || (from.empty() ? !described : !seen.count(std::string(from))))
+    if (seen.count(std::string(key)) || !described || (!from.empty() && !seen.count(std::string(from))))
       continue;
     if (!from.empty()) {
       const Field* to = find_field(table, key.substr(key.find('.') + 1));
@@ -395,11 +444,10 @@ PlatformFile platform_from_table(const toml::table& doc, const std::string& orig
     const std::string source_key = std::string(key) + "_source";
     if (std::none_of(out.sources.begin(), out.sources.end(),
                      [&](const auto& s) { return s.first == source_key; }))
-      out.sources.emplace_back(
-          source_key, from.empty()
-                          ? "not in the platform file: 0, a disk without position "
-                            "(a bandwidth only), as before the key existed"
-                          : "not in the platform file: " + std::string(from) + ", as before the key existed");
+      out.sources.emplace_back(source_key, !why.empty() && !from.empty() ? std::string(why)
+                                           : !why.empty() ? "not in the platform file: " + std::string(why)
+                                                          : "not in the platform file: " + std::string(from) +
+                                                                ", as before the key existed");
   }
   // [filesystem] came later: without it a platform has the file system it was written for, PVFS.
   if (!seen.count("filesystem.kind")) {
@@ -433,7 +481,7 @@ PlatformFile platform_from_table(const toml::table& doc, const std::string& orig
                       " (every platform value must be given, in SI units)");
   if (out.spec.name.empty()) throw ConfigError(origin + ": name must not be empty");
   for (const std::string& t : out.spec.filesystems)
-    if (const std::string why = disk_geometry(out.spec, t).problem(t + ".disk_"); !why.empty())
+    if (const std::string why = storage_problem(out.spec, t); !why.empty())
       throw ConfigError(origin + ": " + why);
   std::sort(out.sources.begin(), out.sources.end());
   return out;
@@ -462,7 +510,7 @@ void check_file_system(const PlatformSpec& p, const std::string& prefix) {
                       "] table for platform.filesystem = " + quote(p.filesystem) +
                       "; it describes: " + join(p.filesystems));
   for (const std::string& t : p.filesystems)
-    if (const std::string why = disk_geometry(p, t).problem(t + ".disk_"); !why.empty())
+    if (const std::string why = storage_problem(p, t); !why.empty())
       throw ConfigError(prefix + "platform " + quote(p.name) + ": " + why);
   if (p.filesystem == "local" && p.local.node >= p.nodes)
     throw ConfigError(prefix + "local.node = " + std::to_string(p.local.node) +
@@ -597,7 +645,20 @@ namespace {
 struct KeyDoc {
   std::string_view key, unit, help;
 };
+// clang-format off
+#define CIOSIM_PAGE_CACHE_DOCS(T, WHOSE)                                                                     \
+  {#T ".page_cache_bytes", "bytes", WHOSE " page cache: memory it may use (0: none, written through)"},      \
+  {#T ".page_cache_dirty_ratio", "fraction", WHOSE " page cache: dirty share above which writers wait"},     \
+  {#T ".page_cache_dirty_background_ratio", "fraction",                                                      \
+   WHOSE " page cache: dirty share above which the flusher writes"},                                         \
+  {#T ".page_cache_dirty_expire_s", "seconds", WHOSE " page cache: age at which dirty data is written"},     \
+  {#T ".page_cache_writeback_interval_s", "seconds", WHOSE " page cache: the flusher's period"},             \
+  {#T ".page_cache_copy_Bps", "bytes/s", WHOSE " page cache: memory copy into and out of it"}
+// clang-format on
 constexpr KeyDoc kKeyDocs[] = {
+    CIOSIM_PAGE_CACHE_DOCS(pvfs, "an I/O server's"),
+    CIOSIM_PAGE_CACHE_DOCS(nfs, "the NFS server's"),
+    CIOSIM_PAGE_CACHE_DOCS(local, "a node's"),
     {"nodes.memcpy_Bps", "bytes/s", "CPU cost of copying (pack, unpack, staging) on a compute node"},
     {"nodes.tuple_cost_s", "seconds", "CPU cost per offset-length tuple an algorithm processes"},
     {"nodes.loopback_Bps", "bytes/s", "bandwidth of a message between two ranks of the same node"},
@@ -640,6 +701,7 @@ constexpr KeyDoc kKeyDocs[] = {
     {"local.disk_capacity_bytes", "bytes", "a node's own disk: the span a full-stroke seek crosses"},
     {"local.request_overhead_s", "seconds", "CPU time of one system call on the node's disk"},
 };
+#undef CIOSIM_PAGE_CACHE_DOCS
 
 /// Keys scenarios know by other names, or that are not values (network names).
 bool settable(const Field& f) {

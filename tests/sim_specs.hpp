@@ -11,6 +11,21 @@
 
 namespace ciosim::test {
 
+/// A run of no technique (the test gives the ranks' calls) on `ranks` ranks and `nodes` nodes with
+/// file system `filesystem` (pvfs, nfs or local, each with its defaults), Myrinet for both networks.
+inline RunSpec filesystem_spec(const std::string& filesystem, int ranks, int nodes) {
+  RunSpec s;
+  s.algorithm = "none";
+  s.ranks = ranks;
+  s.platform.name = "test";
+  s.platform.nodes = nodes;
+  s.platform.filesystem = filesystem;
+  s.platform.filesystems = {"pvfs", "nfs", "local"};
+  s.network_mpi = "myrinet";
+  s.network_io = "myrinet";
+  return s;
+}
+
 /// `algorithm` on block-cyclic Nx = `nx`, Bx = `bx`, one rank per node of the test platform.
 inline RunSpec block_cyclic_spec(const std::string& algorithm, std::int64_t nx, std::int64_t bx,
                                  int ranks = 4) {

@@ -91,7 +91,10 @@ TEST_CASE("platform file: values, sources, defaults of the name") {
   CHECK(p.spec.filesystem == "pvfs");
   // Nor a disk geometry: a disk without position, a bandwidth only.
   CHECK_FALSE(p.spec.pvfs.disk.positioned());
-  REQUIRE(p.sources.size() == 9);
+  // Nor a page cache: the disk is written through; its copy speed, unused then, is the nodes' memcpy.
+  CHECK_FALSE(p.spec.pvfs.cache.enabled());
+  CHECK(p.spec.pvfs.cache.copy_Bps == p.spec.memcpy_Bps);
+  REQUIRE(p.sources.size() == 15);
   CHECK(p.sources[0].first == "filesystem.kind_source");
   CHECK(p.sources[0].second.find("pvfs") != std::string::npos);
   CHECK(p.sources[1] == std::pair<std::string, std::string>{"nodes.count_source", "test"});
@@ -105,6 +108,13 @@ TEST_CASE("platform file: values, sources, defaults of the name") {
   CHECK(p.sources[7].first == "pvfs.disk_seek_track_s_source");
   CHECK(p.sources[8].first == "pvfs.metadata_overhead_s_source");
   CHECK(p.sources[8].second.find("pvfs.request_overhead_s") != std::string::npos);
+  CHECK(p.sources[9].first == "pvfs.page_cache_bytes_source");
+  CHECK(p.sources[9].second.find("no page cache") != std::string::npos);
+  CHECK(p.sources[10].first == "pvfs.page_cache_copy_Bps_source");
+  CHECK(p.sources[10].second.find("nodes.memcpy_Bps") != std::string::npos);
+  CHECK(p.sources[11].first == "pvfs.page_cache_dirty_background_ratio_source");
+  CHECK(p.sources[13].first == "pvfs.page_cache_dirty_ratio_source");
+  CHECK(p.sources[13].second.find("vm.dirty_ratio") != std::string::npos);
   std::string unnamed = kPlatform;
   unnamed.erase(0, unnamed.find('\n') + 1);
   CHECK(parse_platform(unnamed, "dir/stem.toml").spec.name == "stem");

@@ -11,6 +11,7 @@
 #include "models/network/profiles.hpp"
 #include "models/nfs/nfs_time.hpp"
 #include "sim/simulate.hpp"
+#include "tests/sim_specs.hpp"
 
 using namespace ciosim;
 
@@ -18,19 +19,6 @@ namespace {
 
 // SimGrid's disk actions end about 6e-6 (relative) late (tests/test_sim_models.cpp, kPvfsTolerance).
 constexpr double kTolerance = 1e-5;
-
-RunSpec spec_on(const std::string& filesystem, int ranks, int nodes) {
-  RunSpec s;
-  s.algorithm = "none";
-  s.ranks = ranks;
-  s.platform.name = "test";
-  s.platform.nodes = nodes;
-  s.platform.filesystem = filesystem;
-  s.platform.filesystems = {"pvfs", "nfs", "local"};
-  s.network_mpi = "myrinet";
-  s.network_io = "myrinet";
-  return s;
-}
 
 std::vector<std::byte> pattern(std::int64_t bytes, int seed) {
   std::vector<std::byte> d(static_cast<std::size_t>(bytes));
@@ -47,7 +35,7 @@ double phase(const RunResult& r, const std::string& name) {
 
 /// One rank writes `bytes` at offset 0 over NFS; returns the result and the file.
 RunResult nfs_lone_write(const NfsConfig& cfg, std::int64_t bytes, std::vector<std::byte>* file) {
-  RunSpec s = spec_on("nfs", 1, 1);
+  RunSpec s = test::filesystem_spec("nfs", 1, 1);
   s.platform.nfs = cfg;
   const std::vector<std::byte> data = pattern(bytes, 1);
   auto r = sim::run_with(
@@ -121,7 +109,7 @@ TEST_CASE("NFS: RPCs in flight overlap the network with the disk", "[model][nfs]
 }
 
 TEST_CASE("NFS: two ranks' list writes and reads come back byte for byte", "[model][nfs]") {
-  RunSpec s = spec_on("nfs", 2, 2);
+  RunSpec s = test::filesystem_spec("nfs", 2, 2);
   // Interleaved 1000-byte regions: rank r owns [2000 i + 1000 r, +1000), across wsize boundaries.
   std::vector<std::vector<std::byte>> back(2);
   std::vector<std::byte> file;
@@ -146,7 +134,7 @@ TEST_CASE("NFS: two ranks' list writes and reads come back byte for byte", "[mod
 
 TEST_CASE("local disk: a lone write of k regions takes k system calls and the bytes at disk speed",
           "[model][local]") {
-  RunSpec s = spec_on("local", 1, 2);
+  RunSpec s = test::filesystem_spec("local", 1, 2);
   const std::vector<Extent> regions = {{0, 300000}, {500000, 200000}, {900000, 100000}};
   const std::vector<std::byte> data = pattern(600000, 3);
   std::vector<std::byte> file;
@@ -164,7 +152,7 @@ TEST_CASE("local disk: a lone write of k regions takes k system calls and the by
 }
 
 TEST_CASE("local disk: two ranks of the file's node share its disk", "[model][local]") {
-  RunSpec s = spec_on("local", 2, 2);
+  RunSpec s = test::filesystem_spec("local", 2, 2);
   s.platform.cores_per_node = 2;  // both ranks on node 0
   s.platform.cpu_cores = 2;
   const RunResult r = sim::run_with(s, [&](Process& p) {
@@ -177,7 +165,7 @@ TEST_CASE("local disk: two ranks of the file's node share its disk", "[model][lo
 }
 
 TEST_CASE("local disk: a rank on another node cannot reach the file", "[model][local]") {
-  RunSpec s = spec_on("local", 2, 2);
+  RunSpec s = test::filesystem_spec("local", 2, 2);
   s.platform.local.node = 0;
   try {
     sim::run_with(s, [&](Process& p) {
@@ -283,7 +271,7 @@ TEST_CASE("a simulation whose ranks wait for a message never sent is an error, n
           "[sim][safety]") {
   // Rank 0 waits for a message rank 1 never sends: SimGrid finds no activity that can complete. The run
   // must throw naming the unfinished ranks and the phase they were in, not return a result.
-  RunSpec s = spec_on("pvfs", 2, 2);
+  RunSpec s = test::filesystem_spec("pvfs", 2, 2);
   std::string what;
   try {
     sim::run_with(s, [](Process& p) {

@@ -7,7 +7,10 @@
 //    ranks of one node share its disk (SimGrid shares the disk's bandwidth among concurrent requests;
 //    a disk with a geometry serves them one at a time in elevator order, each after a seek and rotation
 //    unless its head is already there: models/filesystem/disk_sim.hpp).
-//    The node's page cache is not modelled: a write returns when its data is on the disk;
+//    Without a page cache (local.page_cache_bytes = 0) a write returns when its data is on the disk;
+//    with one, the node's page cache (models/filesystem/page_cache_sim.hpp) takes it at the node's memory
+//    copy speed and writes it back as Linux does; sync (fsync) waits for it, close does not (ext3 and ext4
+//    do not flush at close);
 //  - the file lives on node `node`'s disk: a read or write by a rank on another node is an error (open
 //    and close are allowed everywhere: every rank opens a file of that name on its own node, as MPI-IO
 //    does for a path in /tmp, but only node `node`'s holds the data).
@@ -32,6 +35,20 @@ void LocalDiskSim::build(const filesystem::PlatformHooks& platform) {
   const std::string host = nodes_[static_cast<std::size_t>(cfg_.node)]->get_name();
   disk_actor_ = log().actor(activity::ActorKind::Disk, host + " disk", host);
   disk_res_ = log().resource(activity::ResourceKind::Disk, host + " disk", host);
+  if (cfg_.cache.enabled())
+    cache_ = std::make_unique<filesystem::PageCacheSim>(
+        cfg_.cache, nodes_[static_cast<std::size_t>(cfg_.node)],
+        [this](filesystem::DiskOps& ops, bool write, Offset position, std::int64_t bytes) {
+          disk_io(*disk_, ops, write, position, bytes, disk_actor_, disk_res_);
+        });
+}
+
+void LocalDiskSim::start() {
+  if (cache_) cache_->start();
+}
+
+void LocalDiskSim::sync(int) {
+  if (cache_) cache_->flush();
 }
 
 filesystem::DiskSim& LocalDiskSim::disk_of_caller(int rank, const char* what) const {
@@ -62,7 +79,10 @@ void LocalDiskSim::write(int rank, std::span<const Extent> regions, std::span<co
   std::int64_t pos = 0;
   for (const Extent& e : regions) {
     sg4::this_actor::sleep_for(cfg_.request_overhead_s);
-    if (e.length > 0) disk_io(disk, ops, true, e.offset, e.length, disk_actor_, disk_res_);
+    if (e.length > 0 && cache_)
+      cache_->write(e.offset, e.length);
+    else if (e.length > 0)
+      disk_io(disk, ops, true, e.offset, e.length, disk_actor_, disk_res_);
     file().write(e.offset, data.subspan(static_cast<std::size_t>(pos), static_cast<std::size_t>(e.length)));
     pos += e.length;
   }
@@ -74,7 +94,10 @@ void LocalDiskSim::read(int rank, std::span<const Extent> regions, std::span<std
   std::int64_t pos = 0;
   for (const Extent& e : regions) {
     sg4::this_actor::sleep_for(cfg_.request_overhead_s);
-    if (e.length > 0) disk_io(disk, ops, false, e.offset, e.length, disk_actor_, disk_res_);
+    if (e.length > 0 && cache_)
+      cache_->read(ops, e.offset, e.length);
+    else if (e.length > 0)
+      disk_io(disk, ops, false, e.offset, e.length, disk_actor_, disk_res_);
     file().read(e.offset, data.subspan(static_cast<std::size_t>(pos), static_cast<std::size_t>(e.length)));
     pos += e.length;
   }

@@ -6,6 +6,7 @@
 
 #include "models/filesystem/disk_ops_sim.hpp"
 #include "models/filesystem/file_system_sim.hpp"
+#include "models/filesystem/page_cache_sim.hpp"
 #include "models/local/local_config.hpp"
 
 namespace ciosim::local {
@@ -18,12 +19,14 @@ class LocalDiskSim final : public filesystem::FileSystemSim {
 
   /// A disk ("local-disk") on every compute node; the file lives on node cfg.node's.
   void build(const filesystem::PlatformHooks& platform) override;
+  /// Starts the page cache's flusher (with a cache).
+  void start() override;
   void open(int rank) override;
   void close(int rank) override;
   void write(int rank, std::span<const Extent> regions, std::span<const std::byte> data) override;
   void read(int rank, std::span<const Extent> regions, std::span<std::byte> data) override;
-  /// Writes are on disk when they return: nothing to flush.
-  void sync(int) override {}
+  /// Without a page cache writes are on disk when they return: nothing to flush; with one, fsync.
+  void sync(int rank) override;
 
  private:
   /// The file's disk, after checking that the calling rank runs on the file's node.
@@ -31,8 +34,9 @@ class LocalDiskSim final : public filesystem::FileSystemSim {
 
   const LocalDiskConfig& cfg_;
   std::vector<sg4::Host*> nodes_;
-  std::unique_ptr<filesystem::DiskSim> disk_;  ///< node cfg.node's disk, which holds the file
-  int disk_actor_ = -1, disk_res_ = -1;        ///< activity log ids of the file's disk
+  std::unique_ptr<filesystem::DiskSim> disk_;        ///< node cfg.node's disk, which holds the file
+  std::unique_ptr<filesystem::PageCacheSim> cache_;  ///< that node's page cache (if cfg.cache.enabled())
+  int disk_actor_ = -1, disk_res_ = -1;              ///< activity log ids of the file's disk
 };
 
 }  // namespace ciosim::local

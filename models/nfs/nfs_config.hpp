@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/filesystem/disk_geometry.hpp"
+#include "models/filesystem/page_cache.hpp"
 
 namespace ciosim {
 
@@ -24,6 +25,7 @@ struct NfsConfig {
   double disk_write_Bps = 50e6;          ///< the server's disk, sustained write, bytes/s
   double disk_read_Bps = 55e6;           ///< the server's disk, sustained read, bytes/s
   filesystem::DiskGeometry disk;         ///< the disk's head (none by default: a bandwidth only)
+  filesystem::PageCacheConfig cache;     ///< the server's page cache (none by default: see nfs_sim.cpp)
 
   bool sync_commit() const { return commit == "sync"; }
 };

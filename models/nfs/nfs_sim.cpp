@@ -13,10 +13,15 @@
 //    layer's queue depth), and a COMMIT RPC (at close and at sync) is answered once all the data received
 //    before it is on disk.
 //    The server's memory is not bounded (Linux would throttle writers above its dirty-page limit);
-//  - a READ reads its data from the disk (no server cache) and returns it in the reply;
+//  - with a page cache (nfs.page_cache_bytes > 0) the server's memory is that cache
+//    (models/filesystem/page_cache_sim.hpp): an UNSTABLE WRITE copies its data in (nfsd's own time),
+//    waiting while the dirty limit is reached, and Linux's writeback writes it to disk; a COMMIT, or every
+//    WRITE when commit = "sync", waits until the cache's dirty data is on disk (fsync); a READ is served
+//    from the cache where it holds the data;
+//  - without one, a READ reads its data from the disk and returns it in the reply;
 //  - open is one round trip (LOOKUP + GETATTR as one RPC); close sends a COMMIT when commit = "async"
 //    and nothing otherwise (close-to-open consistency: the client has no dirty data, WRITEs are
-//    synchronous in this model: no client write-back cache).
+//    synchronous in this model: no client write-back cache, with or without the server's page cache).
 #include "models/nfs/nfs_sim.hpp"
 
 #include <algorithm>
@@ -76,6 +81,12 @@ void NfsSim::build(const filesystem::PlatformHooks& platform) {
   server_ = platform.add_server("nfs");
   sg4::Disk* disk = server_->create_disk("disk", cfg_.disk_read_Bps, cfg_.disk_write_Bps)->seal();
   disk_ = std::make_unique<filesystem::DiskSim>(disk, cfg_.disk, cfg_.disk_read_Bps, cfg_.disk_write_Bps);
+  if (cfg_.cache.enabled())
+    cache_ = std::make_unique<filesystem::PageCacheSim>(
+        cfg_.cache, server_,
+        [this](filesystem::DiskOps& ops, bool write, Offset position, std::int64_t bytes) {
+          disk_io(ops, write, position, bytes);
+        });
   actor_ = log().actor(activity::ActorKind::Server, "nfs", "nfs");
   disk_actor_ = log().actor(activity::ActorKind::Disk, "nfs disk", "nfs");
   cpu_res_ = log().resource(activity::ResourceKind::ServerCpu, "nfs cpu", "nfs");
@@ -128,7 +139,9 @@ void NfsSim::start() {
       rpcs.submit([this, rpc] { return serve(rpc); });
     }
   });
-  if (!cfg_.sync_commit()) {
+  if (cache_) {
+    cache_->start();
+  } else if (!cfg_.sync_commit()) {
     sg4::Actor::create("nfs-flush", server_, [this] {
       sg4::Actor::self()->daemonize();
       // It lives for the whole run: its own disk operations would stay in its activity list to the end
@@ -156,7 +169,10 @@ int NfsSim::serve(Rpc* rpc) {
   switch (rpc->op) {
     case Rpc::Op::Write:
       file().write(rpc->file_offset, std::span(rpc->wdata, static_cast<std::size_t>(rpc->length)));
-      if (cfg_.sync_commit()) {
+      if (cache_) {
+        cache_->write(rpc->file_offset, rpc->length);
+        if (cfg_.sync_commit()) cache_->flush();
+      } else if (cfg_.sync_commit()) {
         disk_io(ops, true, rpc->file_offset, rpc->length);
       } else {
         dirty_.push_back({rpc->file_offset, rpc->length, nullptr});
@@ -164,12 +180,17 @@ int NfsSim::serve(Rpc* rpc) {
       }
       break;
     case Rpc::Op::Read:
-      disk_io(ops, false, rpc->file_offset, rpc->length);
+      if (cache_)
+        cache_->read(ops, rpc->file_offset, rpc->length);
+      else
+        disk_io(ops, false, rpc->file_offset, rpc->length);
       file().read(rpc->file_offset, std::span(rpc->rdata, static_cast<std::size_t>(rpc->length)));
       reply_bytes += static_cast<std::uint64_t>(rpc->length);
       break;
     case Rpc::Op::Commit: {
-      if (!cfg_.sync_commit()) {
+      if (cache_) {
+        cache_->flush();
+      } else if (!cfg_.sync_commit()) {
         auto flushed = sg4::Semaphore::create(0);
         dirty_.push_back({0, 0, flushed});
         dirty_items_->release();

@@ -8,6 +8,7 @@
 
 #include "models/filesystem/disk_ops_sim.hpp"
 #include "models/filesystem/file_system_sim.hpp"
+#include "models/filesystem/page_cache_sim.hpp"
 #include "models/nfs/nfs_config.hpp"
 
 namespace ciosim::nfs {
@@ -20,7 +21,7 @@ class NfsSim final : public filesystem::FileSystemSim {
 
   /// One server host ("nfs") on the I/O network, with one disk.
   void build(const filesystem::PlatformHooks& platform) override;
-  /// The server's dispatcher and, for async commits, its disk flusher.
+  /// The server's dispatcher and, for async commits, its disk flusher (its page cache's, with one).
   void start() override;
   void open(int rank) override;
   void close(int rank) override;
@@ -48,10 +49,12 @@ class NfsSim final : public filesystem::FileSystemSim {
   const NfsConfig& cfg_;
   sg4::Host* server_ = nullptr;
   std::unique_ptr<filesystem::DiskSim> disk_;
+  std::unique_ptr<filesystem::PageCacheSim> cache_;  ///< the server's page cache (if cfg.cache.enabled())
   int actor_ = -1, disk_actor_ = -1, cpu_res_ = -1, disk_res_ = -1;  ///< activity log ids
   sg4::MutexPtr cpu_;          ///< the server's CPU: RPCs are decoded one at a time
   sg4::SemaphorePtr threads_;  ///< nfsd threads
-  // Async commits: data received but not yet on disk, written in arrival order by the flusher. A COMMIT
+  // Async commits without a page cache: data received but not yet on disk, written in arrival order by the
+  // flusher. A COMMIT
   // queues a marker (length 0) whose semaphore the flusher releases once everything before it is on disk.
   // Actors run one at a time, so the queue needs no lock.
   struct Dirty {

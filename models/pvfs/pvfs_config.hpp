@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "models/filesystem/disk_geometry.hpp"
+#include "models/filesystem/page_cache.hpp"
 
 namespace ciosim {
 
@@ -14,6 +15,7 @@ struct PvfsConfig {
   double disk_write_Bps = 40e6;            ///< sustained disk write bandwidth, bytes/s
   double disk_read_Bps = 45e6;             ///< sustained disk read bandwidth, bytes/s
   filesystem::DiskGeometry disk;           ///< the disk's head (none by default: a bandwidth only)
+  filesystem::PageCacheConfig cache;       ///< each server's page cache (none by default: written through)
   double request_overhead_s = 100e-6;      ///< server CPU time per request (decode, job setup)
   double metadata_overhead_s = 100e-6;     ///< metadata server CPU time per operation (a rank's open, close)
   double region_overhead_s = 5e-6;         ///< server CPU time per contiguous region of a list request

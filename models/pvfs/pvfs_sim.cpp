@@ -12,7 +12,12 @@
 //  - a disk with a geometry (disk_rpm, seek times) serves those one at a time in elevator order, each
 //    contiguous range of the server's local file after a seek and rotation unless the head is already
 //    there (models/filesystem/disk_sim.hpp); a disk without one shares its bandwidth among them;
-//  - writes are acknowledged after the last chunk is on disk (no server write-back cache is modelled).
+//  - without a page cache (pvfs.page_cache_bytes = 0) writes are acknowledged after the last chunk is
+//    on disk; with one, each server's page cache (models/filesystem/page_cache_sim.hpp) takes each chunk's
+//    ranges at the server's memory copy speed (beside the request decoding) and writes them back as Linux
+//    does (PVFS 1 iods and PVFS2's default TroveSyncData = no write through the page cache without syncing);
+//    a sync sends every server a flush, answered once that server's dirty data is on disk; close does not
+//    flush.
 #include "models/pvfs/pvfs_sim.hpp"
 
 #include <algorithm>
@@ -36,6 +41,7 @@ struct PvfsSim::IoRequest {
   std::byte* rdata = nullptr;        ///< client buffer (read)
   sg4::Mailbox* data = nullptr;      ///< chunks of this request
   sg4::Mailbox* ack = nullptr;       ///< write acknowledgement
+  bool flush = false;                ///< a flush (sync): no data, answered once the cache is on disk
 };
 
 namespace {
@@ -144,9 +150,17 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
   std::vector<Extent> local;  // the chunk's ranges of the server's local file, joined where adjacent
   // One chunk: a disk without position moves its bytes as one operation; a disk with one serves each
   // range of the local file (where the head must go) as an operation of its own.
+  filesystem::PageCacheSim* cache = caches_.empty() ? nullptr : caches_[k].get();
   auto disk_op = [&](std::int64_t bytes) {
     disk_slots->acquire();
-    if (!disk.positioned()) {
+    if (cache) {
+      for (const Extent& e : local) {
+        if (writing)
+          cache->write(e.offset, e.length);
+        else
+          cache->read(disk_ops, e.offset, e.length);
+      }
+    } else if (!disk.positioned()) {
       disk_io(disk, disk_ops, writing, 0, bytes, disk_actor_[k], disk_res_[k]);
     } else {
       for (const Extent& e : local)
@@ -164,7 +178,8 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
   auto chunk_ranges = [&](std::int64_t to) -> std::span<const filesystem::Placement> {
     chunk.clear();
     local.clear();
-    const bool positioned = disk.positioned();  // only a head needs to know where the chunk's bytes lie
+    // Only a head or a cache needs to know where the chunk's bytes lie on the server.
+    const bool positioned = disk.positioned() || cache;
     stream.for_range(to, [&](const Piece& p, std::int64_t off, std::int64_t len) {
       chunk.push_back(filesystem::Placement{p.file_offset + off, p.data_offset + off, len});
       if (!positioned) return;
@@ -187,6 +202,7 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
       file().write_ranges(chunk_ranges(b), req->wdata);
       disk_op(b - a);
     }
+    if (req->flush && cache) cache->flush();
     req->ack->put(req, static_cast<std::uint64_t>(cfg.request_header));
   } else {
     InFlight inflight;  // chunks sent
@@ -208,7 +224,11 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
       record_transfer(iods_[k], rank_host, c, bytes);
     });
   }
-  log().span(iod_actor_[k], writing ? "write" : "read", arrived, now(), total, client_rank);
+  log().span(iod_actor_[k],
+             req->flush ? "flush"
+             : writing  ? "write"
+                        : "read",
+             arrived, now(), total, client_rank);
   return disk_ops.direct_issued();
 }
 
@@ -296,9 +316,14 @@ void PvfsSim::run_flows(std::span<const std::unique_ptr<IoRequest>> reqs) {
   }
 }
 
-void PvfsSim::io(int rank, std::span<const Extent> regions, const std::byte* wdata, std::byte* rdata) {
+void PvfsSim::io(int rank, std::span<const Extent> regions, const std::byte* wdata, std::byte* rdata,
+                 bool flush) {
   const PvfsConfig& cfg = cfg_;
   auto parts = split_by_stripe(regions, cfg.stripe_size, static_cast<int>(iods_.size()));
+  if (flush) {
+    parts.assign(iods_.size(), ServerPart{});
+    for (std::size_t k = 0; k < parts.size(); ++k) parts[k].server = static_cast<int>(k);
+  }
   std::int64_t pieces = 0;
   for (const auto& p : parts) pieces += static_cast<std::int64_t>(p.pieces.size());
   const double client_cpu = static_cast<double>(pieces) * cfg.client_region_overhead_s;
@@ -328,6 +353,7 @@ void PvfsSim::io(int rank, std::span<const Extent> regions, const std::byte* wda
     req->rdata = rdata;
     req->data = data;
     req->ack = ack;
+    req->flush = flush;
     req->part = std::move(part);
     reqs.push_back(std::move(req));
   }
@@ -354,6 +380,13 @@ void PvfsSim::build(const filesystem::PlatformHooks& platform) {
     sg4::Disk* disk = h->create_disk("disk", cfg_.disk_read_Bps, cfg_.disk_write_Bps)->seal();
     disks_.push_back(
         std::make_unique<filesystem::DiskSim>(disk, cfg_.disk, cfg_.disk_read_Bps, cfg_.disk_write_Bps));
+    if (cfg_.cache.enabled())
+      caches_.push_back(std::make_unique<filesystem::PageCacheSim>(
+          cfg_.cache, h,
+          [this, k](filesystem::DiskOps& ops, bool write, Offset position, std::int64_t bytes) {
+            const auto i = static_cast<std::size_t>(k);
+            disk_io(*disks_[i], ops, write, position, bytes, disk_actor_[i], disk_res_[i]);
+          }));
     iods_.push_back(h);
     iod_mailbox_.push_back(server_mailbox(h));
     iod_actor_.push_back(log().actor(ActorKind::Server, name, name));
@@ -392,6 +425,7 @@ void PvfsSim::start() {
       req->reply->put_init(req, static_cast<std::uint64_t>(cfg_.request_header))->detach();
     }
   });
+  for (auto& cache : caches_) cache->start();
   for (sg4::Host* h : iods_) {
     sg4::Actor::create(h->get_name(), h, [this, h, slots = cfg_.max_outstanding] {
       sg4::Actor::self()->daemonize();
@@ -420,6 +454,11 @@ void PvfsSim::write(int rank, std::span<const Extent> regions, std::span<const s
 
 void PvfsSim::read(int rank, std::span<const Extent> regions, std::span<std::byte> data) {
   io(rank, regions, nullptr, data.data());
+}
+
+void PvfsSim::sync(int rank) {
+  if (caches_.empty()) return;
+  io(rank, {}, reinterpret_cast<const std::byte*>(""), nullptr, true);
 }
 
 }  // namespace ciosim::pvfs

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/filesystem/file_system_sim.hpp"
+#include "models/filesystem/page_cache_sim.hpp"
 #include "models/pvfs/pvfs_config.hpp"
 
 namespace ciosim::pvfs {
@@ -26,13 +27,16 @@ class PvfsSim final : public filesystem::FileSystemSim {
   void close(int rank) override;
   void write(int rank, std::span<const Extent> regions, std::span<const std::byte> data) override;
   void read(int rank, std::span<const Extent> regions, std::span<std::byte> data) override;
-  /// No server write-back cache is modelled: data is on disk when a write returns, so nothing to flush.
-  void sync(int) override {}
+  /// Without page caches data is on disk when a write returns: nothing to flush. With them, a flush
+  /// request to every I/O server, answered once its cache has written everything back (PVFS's flush).
+  void sync(int rank) override;
 
   struct IoRequest;
 
  private:
-  void io(int rank, std::span<const Extent> regions, const std::byte* wdata, std::byte* rdata);
+  /// Sends the rank's requests for `regions` (or, with `flush`, a flush request to every server).
+  void io(int rank, std::span<const Extent> regions, const std::byte* wdata, std::byte* rdata,
+          bool flush = false);
   /// Serves one request in a worker of its server (models/filesystem/worker_pool_sim.hpp); returns the
   /// disk operations it issued itself.
   int serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& disk_slots);
@@ -43,8 +47,9 @@ class PvfsSim final : public filesystem::FileSystemSim {
   const PvfsConfig& cfg_;
   sg4::Host* mds_ = nullptr;
   std::vector<sg4::Host*> iods_;
-  std::vector<std::unique_ptr<filesystem::DiskSim>> disks_;  ///< each I/O server's disk
-  std::vector<sg4::Mailbox*> iod_mailbox_;                   ///< each I/O server's request mailbox
+  std::vector<std::unique_ptr<filesystem::DiskSim>> disks_;        ///< each I/O server's disk
+  std::vector<std::unique_ptr<filesystem::PageCacheSim>> caches_;  ///< their page caches (if enabled)
+  std::vector<sg4::Mailbox*> iod_mailbox_;                         ///< each I/O server's request mailbox
   /// The data and acknowledgement mailboxes of (rank, server), at rank * io_servers + server; a rank has
   /// one request in flight per server at a time, so a pair's mailboxes serve all its requests.
   std::vector<std::pair<sg4::Mailbox*, sg4::Mailbox*>> pair_mailboxes_;
