@@ -133,8 +133,8 @@ TEST_CASE("page cache configuration: a cache that cannot work is refused, naming
 
 TEST_CASE("page cache: a write below the background threshold costs the copy and sync adds the disk",
           "[model][cache]") {
-  test::SimEngine engine;
-  Rig rig(cache_of(1e9));  // background threshold 100 MB
+  test::SimEngine engine(test::SimEngine::Contexts::threads);  // the flusher, a daemon, is killed at the end
+  Rig rig(cache_of(1e9));                                      // background threshold 100 MB
   constexpr std::int64_t bytes = 40'000'000;
   double wrote = -1, synced = -1;
   sg4::Actor::create("writer", rig.host, [&] {
@@ -154,8 +154,8 @@ TEST_CASE("page cache: a write below the background threshold costs the copy and
 }
 
 TEST_CASE("page cache: a writer past the dirty limit is held to the disk's pace", "[model][cache]") {
-  test::SimEngine engine;
-  const PageCacheConfig cfg = cache_of(1e8);  // limit 20 MB, background 10 MB
+  test::SimEngine engine(test::SimEngine::Contexts::threads);  // the flusher, a daemon, is killed at the end
+  const PageCacheConfig cfg = cache_of(1e8);                   // limit 20 MB, background 10 MB
   Rig rig(cfg);
   constexpr std::int64_t bytes = 200'000'000;
   double wrote = -1;
@@ -176,7 +176,7 @@ TEST_CASE("page cache: a writer past the dirty limit is held to the disk's pace"
 }
 
 TEST_CASE("page cache: reads hit what it holds and read the rest from the disk", "[model][cache]") {
-  test::SimEngine engine;
+  test::SimEngine engine(test::SimEngine::Contexts::threads);  // the flusher, a daemon, is killed at the end
   Rig rig(cache_of(1e9));
   constexpr std::int64_t bytes = 8 * 1024 * 1024;
   double hit = -1, miss = -1;
@@ -201,7 +201,7 @@ TEST_CASE("page cache: reads hit what it holds and read the rest from the disk",
 
 TEST_CASE("page cache: the periodic writeback takes a file dirty for longer than the expiry",
           "[model][cache]") {
-  test::SimEngine engine;
+  test::SimEngine engine(test::SimEngine::Contexts::threads);  // the flusher, a daemon, is killed at the end
   PageCacheConfig cfg = cache_of(1e9);
   cfg.dirty_expire_s = 30;
   cfg.writeback_interval_s = 5;

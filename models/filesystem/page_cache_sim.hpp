@@ -25,6 +25,7 @@
 #include <functional>
 #include <simgrid/s4u.hpp>
 #include <string>
+#include <vector>
 
 #include "models/filesystem/disk_ops_sim.hpp"
 #include "models/filesystem/page_cache.hpp"
@@ -59,18 +60,23 @@ class PageCacheSim {
   /// Whether the flusher has writing to do now (throttled writers, a sync, the background threshold,
   /// an expired file).
   [[nodiscard]] bool work() const;
+  /// When the periodic wake-up finds the file's dirty data expired.
+  [[nodiscard]] double due() const;
   void flusher();
 
   PageCacheConfig cfg_;
   sg4::Host* host_;
   DiskIo io_;
   PageCache cache_;
-  sg4::MutexPtr mutex_;
-  sg4::ConditionVariablePtr wake_;  ///< the flusher waits here
-  sg4::ConditionVariablePtr done_;  ///< throttled writers and flushes wait here
-  int throttled_ = 0;               ///< writers waiting for the dirty bytes to fall
-  std::int64_t cleaned_ = 0;        ///< bytes written back so far
-  std::int64_t flush_to_ = 0;       ///< a flush waits until cleaned_ reaches this
+  // Actors run one at a time, so the state needs no lock; waiting is on semaphores (a daemon killed at the
+  // end of the simulation while it holds a mutex of a condition variable would hang with thread contexts).
+  sg4::SemaphorePtr kick_;                  ///< wakes the flusher (a release may be spurious: it rechecks)
+  std::vector<sg4::SemaphorePtr> waiting_;  ///< throttled writers and flushes, released after each batch
+  int throttled_ = 0;                       ///< writers waiting for the dirty bytes to fall
+  std::int64_t cleaned_ = 0;                ///< bytes written back so far
+  std::int64_t flush_to_ = 0;               ///< a flush waits until cleaned_ reaches this
+  /// Blocks the caller until the flusher's next batch is on disk.
+  void wait_for_batch();
 };
 
 }  // namespace ciosim::filesystem
