@@ -143,6 +143,7 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
   // after that is copied now.
   const sg4::Host* rank_host = req->client;
   const bool writing = req->write;
+  const bool flushing = req->flush;
   const int client_rank = req->rank;
   const auto k = static_cast<std::size_t>(req->part.server);
   filesystem::DiskSim& disk = *disks_[k];
@@ -202,7 +203,7 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
       file().write_ranges(chunk_ranges(b), req->wdata);
       disk_op(b - a);
     }
-    if (req->flush && cache) cache->flush();
+    if (flushing && cache) cache->flush();
     req->ack->put(req, static_cast<std::uint64_t>(cfg.request_header));
   } else {
     InFlight inflight;  // chunks sent
@@ -225,9 +226,9 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
     });
   }
   log().span(iod_actor_[k],
-             req->flush ? "flush"
-             : writing  ? "write"
-                        : "read",
+             flushing  ? "flush"
+             : writing ? "write"
+                       : "read",
              arrived, now(), total, client_rank);
   return disk_ops.direct_issued();
 }
