@@ -255,6 +255,20 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
                      "collective MPI_File_open + MPI_File_close of " + std::to_string(ranks) + " ranks (" +
                          fmt("%.3f", oc * 1e3) + " ms, max over ranks) / (2 x " + std::to_string(ranks) +
                          "): the model serves each rank's open and close one at a time (" + how + ")");
+    // Whether the library's close synchronizes: the on-time ranks' close against rank 0's delay.
+    if (const auto cw = m.find("close_wait"); cw != m.end()) {
+      const double delay = cw->at("delay_seconds").get<double>();
+      const double waited = median_of(cw->at("seconds"));
+      p.close = waited > delay / 2 ? "barrier" : "local";
+      src.emplace_back("filesystem.close_source",
+                       "the ranks on time at MPI_File_close while rank 0 was " + fmt("%.0f", delay * 1e3) +
+                           " ms late closed in " + fmt("%.3f", waited * 1e3) +
+                           " ms: " + (p.close == "barrier" ? "they waited for it" : "they did not wait") +
+                           " (" + how + ")");
+    } else {
+      src.emplace_back("filesystem.close_source",
+                       "not measured (measurements taken before calibrate measured it): local, as before");
+    }
     p.description = "Measured by ciosim calibrate: " + ctx.machine + ", " +
                     need(m, "mpi_library").get<std::string>() + "; MPI one-way " +
                     fmt("%.2f", latency * 1e6) + " us, " + fmt("%.0f", bandwidth / 1e6) +

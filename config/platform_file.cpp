@@ -40,6 +40,10 @@ std::vector<std::string> commit_modes() {
   return {"sync", "async"};
 }
 
+std::vector<std::string> close_modes() {
+  return {"local", "barrier"};
+}
+
 // A file system's page cache (models/filesystem/page_cache.hpp): the same six keys in each table that has
 // one, declared here once.
 // clang-format off
@@ -93,6 +97,7 @@ const Field kFields[] = {
     CIOSIM_PAGE_CACHE_FIELDS(pvfs),
     {"filesystem", "kind", Kind::Choice, 0, false, [](PlatformSpec& p) -> Ref { return &p.filesystem; },
      filesystem::kind_list},
+    {"filesystem", "close", Kind::Choice, 0, false, [](PlatformSpec& p) -> Ref { return &p.close; }, close_modes},
     {"nfs", "commit", Kind::Choice, 0, false, [](PlatformSpec& p) -> Ref { return &p.nfs.commit; }, commit_modes},
     {"nfs", "wsize", Kind::Int64, 1, false, [](PlatformSpec& p) -> Ref { return &p.nfs.wsize; }},
     {"nfs", "rsize", Kind::Int64, 1, false, [](PlatformSpec& p) -> Ref { return &p.nfs.rsize; }},
@@ -171,6 +176,7 @@ struct LaterKey {
 constexpr LaterKey kLaterKeys[] = {
     {"nodes.cpu_cores", "nodes.cores_per_node", ""},
     {"pvfs.metadata_overhead_s", "pvfs.request_overhead_s", ""},
+    {"filesystem.close", "", "local, each rank closes on its own, as before the key existed"},
     CIOSIM_LATER_DISK(pvfs),
     CIOSIM_LATER_DISK(nfs),
     CIOSIM_LATER_DISK(local),
@@ -426,7 +432,8 @@ PlatformFile platform_from_table(const toml::table& doc, const std::string& orig
   // Keys that came later: a platform file without one keeps the model it was written for.
   for (const auto& [key, from, why] : kLaterKeys) {
     const std::string table(key.substr(0, key.find('.')));
-    const bool described = std::any_of(seen.begin(), seen.end(),
+    const bool described = !is_file_system_table(table) ||
+                           std::any_of(seen.begin(), seen.end(),
                                        [&](const std::string& d) { return d.starts_with(table + "."); });
     if (seen.count(std::string(key)) || !described || (!from.empty() && !seen.count(std::string(from))))
       continue;
@@ -678,6 +685,10 @@ constexpr KeyDoc kKeyDocs[] = {
     {"pvfs.max_outstanding", "requests", "requests a client keeps in flight"},
     {"pvfs.request_header", "bytes", "bytes of a request message besides its regions"},
     {"pvfs.region_descriptor", "bytes", "bytes per region of a list request"},
+    {"filesystem.close", "",
+     "MPI_File_close: local, each rank closes alone; barrier, it waits for every rank first (ROMIO on "
+     "UFS/NFS, "
+     "OMPIO)"},
     {"nfs.commit", "", "sync: every WRITE is stable; async: UNSTABLE WRITEs and a COMMIT at close"},
     {"nfs.wsize", "bytes", "bytes per WRITE RPC"},
     {"nfs.rsize", "bytes", "bytes per READ RPC"},

@@ -33,6 +33,10 @@ struct PlatformSpec {
   std::string filesystem = "pvfs";       ///< the file system model ([filesystem] kind; kinds.hpp)
   /// The file systems whose table the platform file gives, each a kind `filesystem` may be set to.
   std::vector<std::string> filesystems = {"pvfs"};
+  /// What MPI_File_close does before the file system's close ([filesystem] close): "local", each rank
+  /// closes on its own; "barrier", every rank waits for all of them first, as ROMIO does for drivers with
+  /// shared file pointers (UFS, NFS) and OMPIO's file-system components do.
+  std::string close = "local";
   PvfsConfig pvfs;
   NfsConfig nfs;
   LocalDiskConfig local;

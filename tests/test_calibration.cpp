@@ -226,6 +226,18 @@ TEST_CASE("calibrate's fits recover the numbers the measurements were generated 
   CHECK(lan.send_overhead_s == 0);
   CHECK(lan.lone_message_time(64) == Approx(4e-6 + 64 / 1e9).epsilon(1e-3));
 
+  // The close: ranks on time waited for the late rank 0 (a barrier), or closed at once; measurements from
+  // before close_wait existed keep the model of before, each rank closing on its own.
+  CHECK(pf.spec.close == "local");
+  json waits = synthetic(1e-6, 6e9, true);
+  waits["close_wait"] = {{"delay_seconds", 0.02},
+                         {"seconds", {{"median", 0.0201}, {"min", 0.02}, {"max", 0.021}}}};
+  const PlatformFile barrier = platform_from_measurements(waits, context());
+  CHECK(barrier.spec.close == "barrier");
+  CHECK(parse_platform(platform_toml(barrier, ""), "b.toml").spec.close == "barrier");
+  waits["close_wait"]["seconds"] = {{"median", 1e-4}, {"min", 1e-4}, {"max", 2e-4}};
+  CHECK(platform_from_measurements(waits, context()).spec.close == "local");
+
   json broken = synthetic(1e-6, 6e9, true);
   broken.erase("memcpy");
   CHECK_THROWS_WITH(platform_from_measurements(broken, context()), Catch::Contains("lack \"memcpy\""));

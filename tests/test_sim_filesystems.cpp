@@ -289,3 +289,43 @@ TEST_CASE("a simulation whose ranks wait for a message never sent is an error, n
   CHECK(what.find("rank 0 was in phase wait") != std::string::npos);
   CHECK(what.find("deadlock") != std::string::npos);
 }
+
+namespace {
+
+/// Rank 0 writes `bytes` (PVFS), rank 1 nothing; both close with the platform's `close`. Returns the
+/// result; *write_s is rank 0's write.
+RunResult late_rank_close(const std::string& close, double* write_s) {
+  RunSpec s = test::filesystem_spec("pvfs", 2, 2);
+  s.platform.close = close;
+  const std::vector<std::byte> data = pattern(8'000'000, 3);
+  const RunResult r = sim::run_with(s, [&](Process& p) {
+    p.phase("write");
+    if (p.rank() == 0) p.write_at(0, data);
+  });
+  *write_s = phase(r, "write");
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("filesystem.close = barrier: a rank that finished early waits in its close for the slowest",
+          "[model][filesystem]") {
+  double write_s = 0;
+  const RunResult r = late_rank_close("barrier", &write_s);
+  // Rank 1 reaches its close at once and leaves it after rank 0's write: the close phase (the maximum
+  // over ranks) is that write plus a barrier and a metadata round trip. No call of the technique is added.
+  CHECK(phase(r, "close") > write_s);
+  CHECK(phase(r, "close") < write_s + 1e-3);
+  const auto barriers = r.calls.find("barrier");
+  CHECK((barriers == r.calls.end() ? 0 : barriers->second) == 0);
+  // The close's time on rank 1 is its MPI wait, not file-system work.
+  for (const auto& ph : r.phases)
+    if (ph.name == "close") CHECK(ph.rank_network_s.at(1) > 0.9 * write_s);
+}
+
+TEST_CASE("filesystem.close = local: each rank closes on its own", "[model][filesystem]") {
+  double write_s = 0;
+  const RunResult r = late_rank_close("local", &write_s);
+  CHECK(write_s > 0.01);
+  CHECK(phase(r, "close") < 1e-3);
+}

@@ -192,23 +192,30 @@ ojson list_write(const fs::path& dir, bool quick) {
                {"contiguous_seconds", stats_json(contig)}};
 }
 
-ojson open_close(MPI_Comm comm, const std::string& path, bool quick) {
+/// A fresh file (as every run of a technique creates its file: mpi_run.cpp) on a new duplicate of `comm`
+/// (as MpiProcess opens the file on its own duplicate of the job's), after a barrier; `*dup` is to be
+/// freed after the close. Sets *t0 to the moment the ranks left the barrier.
+MPI_File open_fresh(MPI_Comm comm, const std::string& path, MPI_Comm* dup, double* t0) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    std::error_code ec;
+    fs::remove(path, ec);
+  }
+  check(MPI_Comm_dup(comm, dup), "MPI_Comm_dup");
+  MPI_Barrier(comm);
+  *t0 = MPI_Wtime();
+  MPI_File fh;
+  check(MPI_File_open(*dup, path.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh),
+        "MPI_File_open");
+  return fh;
+}
+
+ojson open_close(MPI_Comm comm, const std::string& path, bool quick) {
   const Stats s = repeat(quick ? 3 : 7, [&] {
-    // A fresh file each time, as every run of a technique creates its file (mpi_run.cpp).
-    if (rank == 0) {
-      std::error_code ec;
-      fs::remove(path, ec);
-    }
-    // On a new communicator each time, as MpiProcess opens the file on its own duplicate of the job's.
     MPI_Comm dup;
-    check(MPI_Comm_dup(comm, &dup), "MPI_Comm_dup");
-    MPI_Barrier(comm);
-    const double t0 = MPI_Wtime();
-    MPI_File fh;
-    check(MPI_File_open(dup, path.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh),
-          "MPI_File_open");
+    double t0 = 0;
+    MPI_File fh = open_fresh(comm, path, &dup, &t0);
     check(MPI_File_close(&fh), "MPI_File_close");
     double t = MPI_Wtime() - t0, tmax = 0;
     MPI_Comm_free(&dup);
@@ -216,6 +223,34 @@ ojson open_close(MPI_Comm comm, const std::string& path, bool quick) {
     return tmax;
   });
   return ojson{{"seconds", stats_json(s)}};
+}
+
+/// Whether MPI_File_close waits for every rank: rank 0 reaches its close kDelay after the others; the
+/// fastest close among the others is about kDelay if the library synchronizes there, about a plain close
+/// if not.
+ojson close_wait(MPI_Comm comm, const std::string& path, bool quick) {
+  constexpr double kDelay = 0.02;  // s: far above a local close (0.06-0.2 ms measured), far below a run
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const Stats s = repeat(quick ? 3 : 5, [&] {
+    MPI_Comm dup;
+    double opened = 0;
+    MPI_File fh = open_fresh(comm, path, &dup, &opened);
+    MPI_Barrier(comm);
+    if (rank == 0) {
+      const double t = MPI_Wtime();
+      while (MPI_Wtime() - t < kDelay) {
+      }
+    }
+    const double t0 = MPI_Wtime();
+    check(MPI_File_close(&fh), "MPI_File_close");
+    const double mine = rank == 0 ? 1e30 : MPI_Wtime() - t0;
+    double fastest = 0;
+    MPI_Comm_free(&dup);
+    MPI_Allreduce(&mine, &fastest, 1, MPI_DOUBLE, MPI_MIN, comm);
+    return fastest;
+  });
+  return ojson{{"delay_seconds", kDelay}, {"seconds", stats_json(s)}};
 }
 
 }  // namespace
@@ -252,6 +287,7 @@ int calibrate(MPI_Comm comm, const CalibrateOptions& opt) {
   MPI_Barrier(comm);
   j["file_write_all_ranks"] = file_all_ranks(comm, rank, size, file, opt.quick);
   j["open_close"] = open_close(comm, file, opt.quick);
+  j["close_wait"] = close_wait(comm, file, opt.quick);
   if (rank == 0) {
     std::error_code ec;
     fs::remove(file, ec);
