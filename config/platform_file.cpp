@@ -47,17 +47,15 @@ std::vector<std::string> close_modes() {
 // A file system's page cache (models/filesystem/page_cache.hpp): the same six keys in each table that has
 // one, declared here once.
 // clang-format off
-#define CIOSIM_PAGE_CACHE_FIELDS(T)                                                                             \
-  {#T, "page_cache_bytes", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.T.cache.bytes; }},     \
-  {#T, "page_cache_dirty_ratio", Kind::Real, 0, false,                                                          \
-   [](PlatformSpec& p) -> Ref { return &p.T.cache.dirty_ratio; }},                                              \
-  {#T, "page_cache_dirty_background_ratio", Kind::Real, 0, false,                                               \
-   [](PlatformSpec& p) -> Ref { return &p.T.cache.dirty_background_ratio; }},                                   \
-  {#T, "page_cache_dirty_expire_s", Kind::Real, 0, false,                                                       \
-   [](PlatformSpec& p) -> Ref { return &p.T.cache.dirty_expire_s; }},                                           \
-  {#T, "page_cache_writeback_interval_s", Kind::Real, 0, true,                                                  \
-   [](PlatformSpec& p) -> Ref { return &p.T.cache.writeback_interval_s; }},                                     \
-  {#T, "page_cache_copy_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.T.cache.copy_Bps; }}
+#define CIOSIM_PAGE_CACHE_FIELDS(T, K, M)                                                                   \
+  {#T, K "bytes", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.T.M.bytes; }},              \
+  {#T, K "dirty_ratio", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.T.M.dirty_ratio; }},  \
+  {#T, K "dirty_background_ratio", Kind::Real, 0, false,                                                    \
+   [](PlatformSpec& p) -> Ref { return &p.T.M.dirty_background_ratio; }},                                   \
+  {#T, K "dirty_expire_s", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.T.M.dirty_expire_s; }}, \
+  {#T, K "writeback_interval_s", Kind::Real, 0, true,                                                       \
+   [](PlatformSpec& p) -> Ref { return &p.T.M.writeback_interval_s; }},                                     \
+  {#T, K "copy_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.T.M.copy_Bps; }}
 // clang-format on
 
 // clang-format off
@@ -94,7 +92,7 @@ const Field kFields[] = {
     {"pvfs", "request_header", Kind::Int64, 0, false, [](PlatformSpec& p) -> Ref { return &p.pvfs.request_header; }},
     {"pvfs", "region_descriptor", Kind::Int64, 0, false,
      [](PlatformSpec& p) -> Ref { return &p.pvfs.region_descriptor; }},
-    CIOSIM_PAGE_CACHE_FIELDS(pvfs),
+    CIOSIM_PAGE_CACHE_FIELDS(pvfs, "page_cache_", cache),
     {"filesystem", "kind", Kind::Choice, 0, false, [](PlatformSpec& p) -> Ref { return &p.filesystem; },
      filesystem::kind_list},
     {"filesystem", "close", Kind::Choice, 0, false, [](PlatformSpec& p) -> Ref { return &p.close; }, close_modes},
@@ -116,7 +114,8 @@ const Field kFields[] = {
      [](PlatformSpec& p) -> Ref { return &p.nfs.disk.seek_full_s; }},
     {"nfs", "disk_capacity_bytes", Kind::Real, 0, false,
      [](PlatformSpec& p) -> Ref { return &p.nfs.disk.capacity_bytes; }},
-    CIOSIM_PAGE_CACHE_FIELDS(nfs),
+    CIOSIM_PAGE_CACHE_FIELDS(nfs, "page_cache_", cache),
+    CIOSIM_PAGE_CACHE_FIELDS(nfs, "client_page_cache_", client_cache),
     {"local", "node", Kind::Int, 0, false, [](PlatformSpec& p) -> Ref { return &p.local.node; }},
     {"local", "disk_write_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.local.disk_write_Bps; }},
     {"local", "disk_read_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.local.disk_read_Bps; }},
@@ -129,7 +128,7 @@ const Field kFields[] = {
      [](PlatformSpec& p) -> Ref { return &p.local.disk.capacity_bytes; }},
     {"local", "request_overhead_s", Kind::Real, 0, false,
      [](PlatformSpec& p) -> Ref { return &p.local.request_overhead_s; }},
-    CIOSIM_PAGE_CACHE_FIELDS(local),
+    CIOSIM_PAGE_CACHE_FIELDS(local, "page_cache_", cache),
 };
 #undef CIOSIM_PAGE_CACHE_FIELDS
 // clang-format on
@@ -159,19 +158,17 @@ struct LaterKey {
   {#T ".disk_seek_track_s", "", CIOSIM_WITHOUT_POSITION},     \
   {#T ".disk_seek_full_s", "", CIOSIM_WITHOUT_POSITION},      \
   {#T ".disk_capacity_bytes", "", CIOSIM_WITHOUT_POSITION}
-#define CIOSIM_LATER_PAGE_CACHE(T)                                                                           \
-  {#T ".page_cache_bytes", "",                                                                               \
-   "0, no page cache: writes go to the disk as they arrive, as before the key existed"},                     \
-  {#T ".page_cache_dirty_ratio", "",                                                                         \
+#define CIOSIM_LATER_PAGE_CACHE(K)                                                                           \
+  {K "bytes", "", "0, no page cache: a write goes on to the disk (the server, for an NFS client) at once, as before the key existed"},               \
+  {K "dirty_ratio", "",                                                                                      \
    "0.2, Linux's default vm.dirty_ratio since 2.6.30 (Documentation/admin-guide/sysctl/vm.rst); unused "     \
    "without a cache"},                                                                                       \
-  {#T ".page_cache_dirty_background_ratio", "",                                                              \
+  {K "dirty_background_ratio", "",                                                                           \
    "0.1, Linux's default vm.dirty_background_ratio since 2.6.30; unused without a cache"},                   \
-  {#T ".page_cache_dirty_expire_s", "",                                                                      \
-   "30, Linux's default vm.dirty_expire_centisecs (3000); unused without a cache"},                          \
-  {#T ".page_cache_writeback_interval_s", "",                                                                \
+  {K "dirty_expire_s", "", "30, Linux's default vm.dirty_expire_centisecs (3000); unused without a cache"},  \
+  {K "writeback_interval_s", "",                                                                             \
    "5, Linux's default vm.dirty_writeback_centisecs (500); unused without a cache"},                         \
-  {#T ".page_cache_copy_Bps", "nodes.memcpy_Bps",                                                            \
+  {K "copy_Bps", "nodes.memcpy_Bps",                                                                         \
    "not in the platform file: nodes.memcpy_Bps, the memory copy of the platform's nodes"}
 constexpr LaterKey kLaterKeys[] = {
     {"nodes.cpu_cores", "nodes.cores_per_node", ""},
@@ -180,9 +177,10 @@ constexpr LaterKey kLaterKeys[] = {
     CIOSIM_LATER_DISK(pvfs),
     CIOSIM_LATER_DISK(nfs),
     CIOSIM_LATER_DISK(local),
-    CIOSIM_LATER_PAGE_CACHE(pvfs),
-    CIOSIM_LATER_PAGE_CACHE(nfs),
-    CIOSIM_LATER_PAGE_CACHE(local),
+    CIOSIM_LATER_PAGE_CACHE("pvfs.page_cache_"),
+    CIOSIM_LATER_PAGE_CACHE("nfs.page_cache_"),
+    CIOSIM_LATER_PAGE_CACHE("nfs.client_page_cache_"),
+    CIOSIM_LATER_PAGE_CACHE("local.page_cache_"),
 };
 #undef CIOSIM_LATER_DISK
 #undef CIOSIM_LATER_PAGE_CACHE
@@ -312,6 +310,8 @@ std::string storage_problem(const PlatformSpec& p, const std::string& name) {
   };
   switch (filesystem::kind_of(name)) {
     case filesystem::Kind::Nfs:
+      if (const std::string why = p.nfs.client_cache.problem("nfs.client_page_cache_"); !why.empty())
+        return why;
       return check(p.nfs.disk, p.nfs.cache);
     case filesystem::Kind::Local:
       return check(p.local.disk, p.local.cache);
@@ -653,19 +653,19 @@ struct KeyDoc {
   std::string_view key, unit, help;
 };
 // clang-format off
-#define CIOSIM_PAGE_CACHE_DOCS(T, WHOSE)                                                                     \
-  {#T ".page_cache_bytes", "bytes", WHOSE " page cache: memory it may use (0: none, written through)"},      \
-  {#T ".page_cache_dirty_ratio", "fraction", WHOSE " page cache: dirty share above which writers wait"},     \
-  {#T ".page_cache_dirty_background_ratio", "fraction",                                                      \
-   WHOSE " page cache: dirty share above which the flusher writes"},                                         \
-  {#T ".page_cache_dirty_expire_s", "seconds", WHOSE " page cache: age at which dirty data is written"},     \
-  {#T ".page_cache_writeback_interval_s", "seconds", WHOSE " page cache: the flusher's period"},             \
-  {#T ".page_cache_copy_Bps", "bytes/s", WHOSE " page cache: memory copy into and out of it"}
+#define CIOSIM_PAGE_CACHE_DOCS(K, WHOSE)                                                                     \
+  {K "bytes", "bytes", WHOSE " page cache: memory it may use (0: none, written through)"},                   \
+  {K "dirty_ratio", "fraction", WHOSE " page cache: dirty share above which writers wait"},                  \
+  {K "dirty_background_ratio", "fraction", WHOSE " page cache: dirty share above which the flusher writes"}, \
+  {K "dirty_expire_s", "seconds", WHOSE " page cache: age at which dirty data is written"},                  \
+  {K "writeback_interval_s", "seconds", WHOSE " page cache: the flusher's period"},                          \
+  {K "copy_Bps", "bytes/s", WHOSE " page cache: memory copy into and out of it"}
 // clang-format on
 constexpr KeyDoc kKeyDocs[] = {
-    CIOSIM_PAGE_CACHE_DOCS(pvfs, "an I/O server's"),
-    CIOSIM_PAGE_CACHE_DOCS(nfs, "the NFS server's"),
-    CIOSIM_PAGE_CACHE_DOCS(local, "a node's"),
+    CIOSIM_PAGE_CACHE_DOCS("pvfs.page_cache_", "an I/O server's"),
+    CIOSIM_PAGE_CACHE_DOCS("nfs.page_cache_", "the NFS server's"),
+    CIOSIM_PAGE_CACHE_DOCS("nfs.client_page_cache_", "an NFS client node's"),
+    CIOSIM_PAGE_CACHE_DOCS("local.page_cache_", "a node's"),
     {"nodes.memcpy_Bps", "bytes/s", "CPU cost of copying (pack, unpack, staging) on a compute node"},
     {"nodes.tuple_cost_s", "seconds", "CPU cost per offset-length tuple an algorithm processes"},
     {"nodes.loopback_Bps", "bytes/s", "bandwidth of a message between two ranks of the same node"},

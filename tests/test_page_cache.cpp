@@ -295,3 +295,27 @@ TEST_CASE("PVFS server page caches: writes at memory speed and a sync that flush
   CHECK(phase(r, "write") < per_server / 4);
   CHECK(phase(r, "sync") == Approx(per_server).epsilon(0.02));
 }
+
+TEST_CASE("NFS client page cache: a write costs the copy and the close sends it, then COMMITs",
+          "[model][cache]") {
+  constexpr std::int64_t bytes = 20'000'000;
+  RunSpec s = test::filesystem_spec("nfs", 1, 1);
+  s.platform.nfs.client_cache = cache_of(1e9);
+  std::vector<std::byte> data(static_cast<std::size_t>(bytes));
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::byte>(i * 11 + 1);
+  std::vector<std::byte> file;
+  const RunResult r = sim::run_with(
+      s,
+      [&](Process& p) {
+        p.phase("write");
+        p.write_at(0, data);
+      },
+      [&](const filesystem::FileStore& f) { file = f.bytes(); });
+  CHECK(file == data);
+  CHECK(phase(r, "write") == Approx(bytes / kCopyBps));  // no RPC yet: the data is in the node's memory
+  // The close sends the WRITEs (at least the bytes over the link) and the COMMIT waits for the disk,
+  // which the server's write-behind overlapped with them.
+  const double disk = static_cast<double>(bytes) / s.platform.nfs.disk_write_Bps;
+  CHECK(phase(r, "close") > disk);
+  CHECK(phase(r, "close") < 1.5 * disk);
+}

@@ -26,6 +26,7 @@ struct NfsConfig {
   double disk_read_Bps = 55e6;           ///< the server's disk, sustained read, bytes/s
   filesystem::DiskGeometry disk;         ///< the disk's head (none by default: a bandwidth only)
   filesystem::PageCacheConfig cache;     ///< the server's page cache (none by default: see nfs_sim.cpp)
+  filesystem::PageCacheConfig client_cache;  ///< each client node's page cache (none by default)
 
   bool sync_commit() const { return commit == "sync"; }
 };

@@ -20,8 +20,14 @@
 //    from the cache where it holds the data;
 //  - without one, a READ reads its data from the disk and returns it in the reply;
 //  - open is one round trip (LOOKUP + GETATTR as one RPC); close sends a COMMIT when commit = "async"
-//    and nothing otherwise (close-to-open consistency: the client has no dirty data, WRITEs are
-//    synchronous in this model: no client write-back cache, with or without the server's page cache).
+//    and nothing otherwise;
+//  - without a client page cache (nfs.client_page_cache_bytes = 0) a client's write returns once its
+//    WRITEs are answered. With one, the node's page cache (models/filesystem/page_cache_sim.hpp) takes the
+//    write at the node's memory copy speed and its flusher sends the dirty pages as WRITEs (cut at wsize,
+//    max_outstanding in flight, whole pages but never past the end of the file) when Linux's writeback
+//    would; close and sync first write back everything dirty and wait for the replies (close-to-open
+//    consistency: the Linux client flushes a file at close), then COMMIT; a read is served from the
+//    node's cache where it holds the data, READs fetching the rest. The ranks of a node share its cache.
 #include "models/nfs/nfs_sim.hpp"
 
 #include <algorithm>
@@ -168,7 +174,8 @@ int NfsSim::serve(Rpc* rpc) {
   filesystem::DiskOps ops(server_);  // at most one operation: issued by this actor itself
   switch (rpc->op) {
     case Rpc::Op::Write:
-      file().write(rpc->file_offset, std::span(rpc->wdata, static_cast<std::size_t>(rpc->length)));
+      if (rpc->wdata)
+        file().write(rpc->file_offset, std::span(rpc->wdata, static_cast<std::size_t>(rpc->length)));
       if (cache_) {
         cache_->write(rpc->file_offset, rpc->length);
         if (cfg_.sync_commit()) cache_->flush();
@@ -184,7 +191,8 @@ int NfsSim::serve(Rpc* rpc) {
         cache_->read(ops, rpc->file_offset, rpc->length);
       else
         disk_io(ops, false, rpc->file_offset, rpc->length);
-      file().read(rpc->file_offset, std::span(rpc->rdata, static_cast<std::size_t>(rpc->length)));
+      if (rpc->rdata)
+        file().read(rpc->file_offset, std::span(rpc->rdata, static_cast<std::size_t>(rpc->length)));
       reply_bytes += static_cast<std::uint64_t>(rpc->length);
       break;
     case Rpc::Op::Commit: {
@@ -223,8 +231,8 @@ void NfsSim::round_trip(int rank, bool commit) {
   rpc.reply->get<Rpc>();
 }
 
-void NfsSim::transfer(int rank, std::span<const Extent> regions, const std::byte* wdata, std::byte* rdata) {
-  const bool writing = wdata != nullptr;
+void NfsSim::transfer(int rank, sg4::Mailbox* reply, std::span<const Extent> regions, bool writing,
+                      const std::byte* wdata, std::byte* rdata) {
   const std::int64_t unit = writing ? cfg_.wsize : cfg_.rsize;
   // The RPCs: each region cut at multiples of rsize/wsize in the file.
   std::vector<Rpc> rpcs;
@@ -236,9 +244,9 @@ void NfsSim::transfer(int rank, std::span<const Extent> regions, const std::byte
       r.op = writing ? Rpc::Op::Write : Rpc::Op::Read;
       r.file_offset = off;
       r.length = end - off;
-      r.wdata = writing ? wdata + data_offset : nullptr;
-      r.rdata = writing ? nullptr : rdata + data_offset;
-      r.reply = reply_mailbox(rank);
+      r.wdata = writing && wdata ? wdata + data_offset : nullptr;
+      r.rdata = !writing && rdata ? rdata + data_offset : nullptr;
+      r.reply = reply;
       r.rank = rank;
       r.client = sg4::this_actor::get_host();
       rpcs.push_back(r);
@@ -268,20 +276,68 @@ void NfsSim::open(int rank) {
   round_trip(rank, false);
 }
 
+filesystem::PageCacheSim& NfsSim::client_cache() {
+  sg4::Host* host = sg4::this_actor::get_host();
+  auto& cache = client_caches_[host->get_name()];
+  if (!cache) {
+    cache = std::make_unique<filesystem::PageCacheSim>(
+        cfg_.client_cache, host,
+        [this, host](filesystem::DiskOps&, bool write, Offset position, std::int64_t bytes) {
+          // Whole pages, but not past the end of the file (the Linux client sends a page's written bytes).
+          const std::int64_t length = std::min(bytes, file().size() - position);
+          if (length <= 0) return;
+          const Extent e{position, length};
+          sg4::Mailbox* reply = sg4::Mailbox::by_name("nfs-reply:" + host->get_name() + ":" +
+                                                      std::to_string(sg4::this_actor::get_pid()));
+          transfer(-1, reply, std::span(&e, 1), write, nullptr, nullptr);
+        });
+    cache->start();
+  }
+  return *cache;
+}
+
 void NfsSim::close(int rank) {
+  if (cfg_.client_cache.enabled()) client_cache().flush();
   if (!cfg_.sync_commit()) round_trip(rank, true);
 }
 
 void NfsSim::sync(int rank) {
+  if (cfg_.client_cache.enabled()) client_cache().flush();
   if (!cfg_.sync_commit()) round_trip(rank, true);
 }
 
 void NfsSim::write(int rank, std::span<const Extent> regions, std::span<const std::byte> data) {
-  transfer(rank, regions, data.data() ? data.data() : reinterpret_cast<const std::byte*>(""), nullptr);
+  if (cfg_.client_cache.enabled()) {
+    filesystem::PageCacheSim& cache = client_cache();
+    std::int64_t pos = 0;
+    for (const Extent& e : regions) {
+      if (!data.empty())
+        file().write(e.offset,
+                     data.subspan(static_cast<std::size_t>(pos), static_cast<std::size_t>(e.length)));
+      cache.write(e.offset, e.length);
+      pos += e.length;
+    }
+    return;
+  }
+  transfer(rank, reply_mailbox(rank), regions, true,
+           data.data() ? data.data() : reinterpret_cast<const std::byte*>(""), nullptr);
 }
 
 void NfsSim::read(int rank, std::span<const Extent> regions, std::span<std::byte> data) {
-  transfer(rank, regions, nullptr, data.data());
+  if (cfg_.client_cache.enabled()) {
+    filesystem::PageCacheSim& cache = client_cache();
+    filesystem::DiskOps ops(sg4::this_actor::get_host(), 0);  // unused: READs are messages, not disk work
+    std::int64_t pos = 0;
+    for (const Extent& e : regions) {
+      cache.read(ops, e.offset, e.length);
+      if (!data.empty())
+        file().read(e.offset,
+                    data.subspan(static_cast<std::size_t>(pos), static_cast<std::size_t>(e.length)));
+      pos += e.length;
+    }
+    return;
+  }
+  transfer(rank, reply_mailbox(rank), regions, false, nullptr, data.data());
 }
 
 }  // namespace ciosim::nfs

@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
+#include <vector>
 
 #include "models/filesystem/disk_ops_sim.hpp"
 #include "models/filesystem/file_system_sim.hpp"
@@ -32,7 +34,13 @@ class NfsSim final : public filesystem::FileSystemSim {
   struct Rpc;
 
  private:
-  void transfer(int rank, std::span<const Extent> regions, const std::byte* wdata, std::byte* rdata);
+  /// The WRITE (`writing`) or READ RPCs of `regions` from the calling actor (rank `rank`, -1 for a client
+  /// node's flusher), answered to `reply`. With no buffer (wdata or rdata null) the RPCs carry the bytes'
+  /// cost only: a client page cache moved the data between the user's buffer and the file already.
+  void transfer(int rank, sg4::Mailbox* reply, std::span<const Extent> regions, bool writing,
+                const std::byte* wdata, std::byte* rdata);
+  /// The page cache of the calling actor's node (client_cache enabled), created at its first use.
+  filesystem::PageCacheSim& client_cache();
   void round_trip(int rank, bool commit);
   /// Serves one RPC in a worker of the server (models/filesystem/worker_pool_sim.hpp); returns the disk
   /// operations it issued itself.
@@ -50,6 +58,8 @@ class NfsSim final : public filesystem::FileSystemSim {
   sg4::Host* server_ = nullptr;
   std::unique_ptr<filesystem::DiskSim> disk_;
   std::unique_ptr<filesystem::PageCacheSim> cache_;  ///< the server's page cache (if cfg.cache.enabled())
+  /// Each client node's page cache (if cfg.client_cache.enabled()), by its host's name.
+  std::map<std::string, std::unique_ptr<filesystem::PageCacheSim>> client_caches_;
   int actor_ = -1, disk_actor_ = -1, cpu_res_ = -1, disk_res_ = -1;  ///< activity log ids
   sg4::MutexPtr cpu_;          ///< the server's CPU: RPCs are decoded one at a time
   sg4::SemaphorePtr threads_;  ///< nfsd threads
