@@ -17,6 +17,8 @@
 #   TECHNIQUES="iec block"  (default: all ten)
 #   MAX_CALLS=N      skip a point whose technique makes more than N file calls per rank, one per block
 #                    (independent, and list-io's regions): default 4194304; each skip is listed
+#   FILESYSTEM=local the calibrated platform's file-system model to predict with (default: the platform's
+#                    own, pvfs: one I/O server; local: the node's disk behind its page cache)
 #   REFERENCE_MAX_MIB=N  run the MPI library's own write_all (validate's reference) only up to N MiB
 #                    (default 16): validate runs it again for every technique point of a workload, and at
 #                    256 MiB, Bx = 1, one OMPIO write_all of the 33 M-block view took minutes on 2 cores
@@ -71,7 +73,8 @@ for np in $ranks; do
       echo "validating $np ranks, $mib MiB, Bx = $bx: $algs" >&2
       "$build/ciosim" validate bench/validation-matrix.toml -n "$np" --repeat "$repeat" -q --out "$dir" "${reference[@]}" \
         --set "run.platform=$platform" --set "run.algorithm=[$algs]" --set "workload.nx=$nx" \
-        --set "workload.bx=$bx" >"$dir.txt" 2>&1 || echo "(ciosim validate exited $?: see $dir.txt)" >&2
+        --set "workload.bx=$bx" ${FILESYSTEM:+--set "platform.filesystem=$FILESYSTEM"} >"$dir.txt" 2>&1 ||
+        echo "(ciosim validate exited $?: see $dir.txt)" >&2
     done
   done
 done

@@ -255,6 +255,53 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
                      "collective MPI_File_open + MPI_File_close of " + std::to_string(ranks) + " ranks (" +
                          fmt("%.3f", oc * 1e3) + " ms, max over ranks) / (2 x " + std::to_string(ranks) +
                          "): the model serves each rank's open and close one at a time (" + how + ")");
+    // On one host the same file system is also described as the node's own disk behind its page cache
+    // (filesystem kind "local": each rank's calls on its own CPU, the bytes copied into the kernel's cache),
+    // the model that --set platform.filesystem=local selects.
+    if (one_host && distinct.size() == 1) {
+      LocalDiskConfig& lo = p.local;
+      lo.node = 0;
+      src.emplace_back("local.node_source", "the one host of the measuring ranks");
+      lo.request_overhead_s = wfit.intercept;
+      src.emplace_back("local.request_overhead_s_source",
+                       "as pvfs.request_overhead_s: the write call's intercept");
+      lo.region_overhead_s = fs.region_overhead_s;
+      src.emplace_back("local.region_overhead_s_source",
+                       "as pvfs.region_overhead_s: the list write's cost per region");
+      lo.disk_write_Bps = agg;
+      src.emplace_back(
+          "local.disk_write_Bps_source",
+          "not measured: the runs stay in the page cache; all ranks' concurrent write rate into it "
+          "stands in (an upper bound for the device)");
+      lo.disk_read_Bps = fs.disk_read_Bps;
+      src.emplace_back("local.disk_read_Bps_source", "as pvfs.disk_read_Bps (reads from the page cache)");
+      const auto pc = m.find("page_cache");
+      if (pc != m.end() && pc->is_object()) {
+        lo.cache.bytes = pc->at("mem_available_bytes").get<double>();
+        lo.cache.dirty_ratio = pc->at("dirty_ratio").get<double>();
+        lo.cache.dirty_background_ratio = pc->at("dirty_background_ratio").get<double>();
+        lo.cache.dirty_expire_s = pc->at("dirty_expire_s").get<double>();
+        lo.cache.writeback_interval_s = pc->at("writeback_interval_s").get<double>();
+        lo.cache.copy_Bps = 1 / wfit.slope;
+        src.emplace_back("local.page_cache_bytes_source", "MemAvailable of /proc/meminfo (" + how + ")");
+        for (const char* k : {"dirty_ratio", "dirty_background_ratio"})
+          src.emplace_back(std::string("local.page_cache_") + k + "_source",
+                           std::string("/proc/sys/vm/") + k + " / 100 (" + how + ")");
+        src.emplace_back("local.page_cache_dirty_expire_s_source",
+                         "/proc/sys/vm/dirty_expire_centisecs / 100 (" + how + ")");
+        src.emplace_back("local.page_cache_writeback_interval_s_source",
+                         "/proc/sys/vm/dirty_writeback_centisecs / 100 (" + how + ")");
+        src.emplace_back(
+            "local.page_cache_copy_Bps_source",
+            "1 / slope of rank 0's MPI_File_write_at time per call over 4 KiB..16 MiB (" + how + ")");
+      } else {
+        src.emplace_back("local.page_cache_bytes_source",
+                         "not measured (no /proc/meminfo, or measurements from before calibrate read it): no "
+                         "page cache");
+      }
+      p.filesystems = {"pvfs", "local"};
+    }
+
     // Whether the library's close synchronizes: the on-time ranks' close against rank 0's delay.
     if (const auto cw = m.find("close_wait"); cw != m.end()) {
       const double delay = cw->at("delay_seconds").get<double>();

@@ -128,6 +128,8 @@ const Field kFields[] = {
      [](PlatformSpec& p) -> Ref { return &p.local.disk.capacity_bytes; }},
     {"local", "request_overhead_s", Kind::Real, 0, false,
      [](PlatformSpec& p) -> Ref { return &p.local.request_overhead_s; }},
+    {"local", "region_overhead_s", Kind::Real, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.local.region_overhead_s; }},
     CIOSIM_PAGE_CACHE_FIELDS(local, "page_cache_", cache),
 };
 #undef CIOSIM_PAGE_CACHE_FIELDS
@@ -173,6 +175,7 @@ struct LaterKey {
 constexpr LaterKey kLaterKeys[] = {
     {"nodes.cpu_cores", "nodes.cores_per_node", ""},
     {"pvfs.metadata_overhead_s", "pvfs.request_overhead_s", ""},
+    {"local.region_overhead_s", "local.request_overhead_s", ""},
     {"filesystem.close", "", "local, each rank closes on its own, as before the key existed"},
     CIOSIM_LATER_DISK(pvfs),
     CIOSIM_LATER_DISK(nfs),
@@ -711,6 +714,7 @@ constexpr KeyDoc kKeyDocs[] = {
     {"local.disk_seek_full_s", "seconds", "a node's own disk: full-stroke seek"},
     {"local.disk_capacity_bytes", "bytes", "a node's own disk: the span a full-stroke seek crosses"},
     {"local.request_overhead_s", "seconds", "CPU time of one system call on the node's disk"},
+    {"local.region_overhead_s", "seconds", "CPU time of each further region of one list call"},
 };
 #undef CIOSIM_PAGE_CACHE_DOCS
 

@@ -225,6 +225,7 @@ TEST_CASE("calibrate's fits recover the numbers the measurements were generated 
   CHECK(lan.link_latency_s == Approx(2e-6).epsilon(1e-6));
   CHECK(lan.send_overhead_s == 0);
   CHECK(lan.lone_message_time(64) == Approx(4e-6 + 64 / 1e9).epsilon(1e-3));
+  CHECK(two.spec.filesystems == std::vector<std::string>{"pvfs"});
 
   // The close: ranks on time waited for the late rank 0 (a barrier), or closed at once; measurements from
   // before close_wait existed keep the model of before, each rank closing on its own.
@@ -235,6 +236,24 @@ TEST_CASE("calibrate's fits recover the numbers the measurements were generated 
   const PlatformFile barrier = platform_from_measurements(waits, context());
   CHECK(barrier.spec.close == "barrier");
   CHECK(parse_platform(platform_toml(barrier, ""), "b.toml").spec.close == "barrier");
+  // On one host the local file system is also the node's own disk behind the kernel's page cache, with
+  // the kernel's own settings; measurements without them give no cache. On two hosts there is no [local].
+  CHECK(pf.spec.filesystems == std::vector<std::string>{"pvfs", "local"});
+  CHECK(pf.spec.filesystem == "pvfs");
+  CHECK_FALSE(pf.spec.local.cache.enabled());
+  CHECK(pf.spec.local.request_overhead_s == Approx(5e-6).epsilon(1e-3));
+  CHECK(pf.spec.local.region_overhead_s == Approx(7e-7).epsilon(1e-3));
+  waits["page_cache"] = {{"mem_available_bytes", 8e9},
+                         {"dirty_ratio", 0.2},
+                         {"dirty_background_ratio", 0.1},
+                         {"dirty_expire_s", 30},
+                         {"writeback_interval_s", 5}};
+  const PlatformFile cached = platform_from_measurements(waits, context());
+  CHECK(cached.spec.local.cache.bytes == 8e9);
+  CHECK(cached.spec.local.cache.copy_Bps == Approx(2e9).epsilon(1e-3));
+  const PlatformFile cached_back = parse_platform(platform_toml(cached, ""), "c.toml");
+  CHECK(cached_back.spec.local.cache.dirty_background_ratio == 0.1);
+  CHECK(cached_back.spec.filesystems == std::vector<std::string>{"pvfs", "local"});
   waits["close_wait"]["seconds"] = {{"median", 1e-4}, {"min", 1e-4}, {"max", 2e-4}};
   CHECK(platform_from_measurements(waits, context()).spec.close == "local");
 

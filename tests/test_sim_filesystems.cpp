@@ -132,9 +132,12 @@ TEST_CASE("NFS: two ranks' list writes and reads come back byte for byte", "[mod
   CHECK(file[1000] == pattern(70000, 1)[0]);
 }
 
-TEST_CASE("local disk: a lone write of k regions takes k system calls and the bytes at disk speed",
-          "[model][local]") {
+TEST_CASE(
+    "local disk: a lone write of k regions takes a call and k - 1 regions' costs, and the bytes at disk "
+    "speed",
+    "[model][local]") {
   RunSpec s = test::filesystem_spec("local", 1, 2);
+  s.platform.local.region_overhead_s = 3e-6;  // apart from the call's cost, so that the formula is tested
   const std::vector<Extent> regions = {{0, 300000}, {500000, 200000}, {900000, 100000}};
   const std::vector<std::byte> data = pattern(600000, 3);
   std::vector<std::byte> file;
@@ -146,6 +149,7 @@ TEST_CASE("local disk: a lone write of k regions takes k system calls and the by
       },
       [&](const filesystem::FileStore& f) { file = f.bytes(); });
   CHECK(phase(r, "write") == Approx(local::write_time(600000, 3, 1, s.platform.local)).epsilon(kTolerance));
+  CHECK(phase(r, "write") == Approx(2e-5 + 2 * 3e-6 + 600000 / 50e6).epsilon(kTolerance));
   CHECK(phase(r, "open") == Approx(s.platform.local.request_overhead_s));
   REQUIRE(file.size() == 1000000);
   CHECK(std::equal(data.begin() + 300000, data.begin() + 500000, file.begin() + 500000));

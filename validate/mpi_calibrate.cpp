@@ -3,12 +3,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "algorithms/common/datatype.hpp"
@@ -192,6 +194,31 @@ ojson list_write(const fs::path& dir, bool quick) {
                {"contiguous_seconds", stats_json(contig)}};
 }
 
+/// The kernel's page-cache settings where the file is written (Linux: /proc/meminfo's MemAvailable, the
+/// memory the kernel counts as dirtyable, and /proc/sys/vm's writeback tunables), or null elsewhere.
+ojson page_cache_settings() {
+  const auto read_number = [](const std::string& file) -> double {
+    std::ifstream in(file);
+    double v = -1;
+    in >> v;
+    return in ? v : -1;
+  };
+  double available_kib = -1;
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string line; std::getline(meminfo, line);)
+    if (line.rfind("MemAvailable:", 0) == 0) available_kib = std::strtod(line.c_str() + 13, nullptr);
+  const double ratio = read_number("/proc/sys/vm/dirty_ratio");
+  const double background = read_number("/proc/sys/vm/dirty_background_ratio");
+  const double expire = read_number("/proc/sys/vm/dirty_expire_centisecs");
+  const double period = read_number("/proc/sys/vm/dirty_writeback_centisecs");
+  if (available_kib <= 0 || ratio <= 0 || background <= 0 || expire < 0 || period <= 0) return nullptr;
+  return ojson{{"mem_available_bytes", available_kib * 1024},
+               {"dirty_ratio", ratio / 100},
+               {"dirty_background_ratio", background / 100},
+               {"dirty_expire_s", expire / 100},
+               {"writeback_interval_s", period / 100}};
+}
+
 /// A fresh file (as every run of a technique creates its file: mpi_run.cpp) on a new duplicate of `comm`
 /// (as MpiProcess opens the file on its own duplicate of the job's), after a barrier; `*dup` is to be
 /// freed after the close. Sets *t0 to the moment the ranks left the barrier.
@@ -283,6 +310,7 @@ int calibrate(MPI_Comm comm, const CalibrateOptions& opt) {
     j["file_write"] = file_calls(file, true, opt.quick);
     j["file_read"] = file_calls(file, false, opt.quick);
     j["list_write"] = list_write(dir, opt.quick);
+    j["page_cache"] = page_cache_settings();
   }
   MPI_Barrier(comm);
   j["file_write_all_ranks"] = file_all_ranks(comm, rank, size, file, opt.quick);

@@ -9,6 +9,7 @@
 //   "list_write":  rank 0, one write_list (MpiProcess: hindexed view) of many small regions vs. one
 //                  contiguous write of the same bytes (the per-region cost)
 //   "open_close":  collective MPI_File_open (creating the file) + MPI_File_close
+//   "page_cache":  rank 0's kernel page-cache settings (Linux /proc: MemAvailable, vm.dirty_*), or null
 //   "close_wait":  the close of the ranks that reach MPI_File_close while rank 0 is 20 ms late: about
 //                  20 ms if the library synchronizes the ranks there, a plain close if not
 // Every time is the median of several repetitions (min and max kept beside it).

@@ -14,7 +14,9 @@ struct LocalDiskConfig {
   filesystem::DiskGeometry disk;      ///< the disk's head (none by default: a bandwidth only)
   filesystem::PageCacheConfig cache;  ///< the node's page cache (none by default: written through)
   double request_overhead_s = 2e-5;   ///< CPU time of one system call on the local file system (open, close,
-                                      ///< and each contiguous region of a read or write), s
+                                      ///< and a read or write call's first contiguous region), s
+  double region_overhead_s = 2e-5;    ///< CPU time of each further region of one list call (what the
+                                      ///< library does per region of a list it is handed at once), s
 };
 
 }  // namespace ciosim

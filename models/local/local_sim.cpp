@@ -1,8 +1,9 @@
 // A node's own disk: the "Sec /tmp" baseline of Singh et al., "Multiple-Phase Collective I/O" (the
 // gathering process writes the whole array to its node's /tmp). No network: the data goes from the
 // rank's memory to its node's disk.
-//  - every system call (open, close, and the pwrite/pread of each contiguous region) costs
-//    request_overhead_s of the calling rank's CPU;
+//  - every call (open, close, a read or write) costs request_overhead_s of the calling rank's CPU, and each
+//    further contiguous region of a list call region_overhead_s (a platform file without that key gets
+//    request_overhead_s: one pwrite/pread per region, the model before the key);
 //  - the data is written through to the disk at disk_write_Bps (read from it at disk_read_Bps); the
 //    ranks of one node share its disk (SimGrid shares the disk's bandwidth among concurrent requests;
 //    a disk with a geometry serves them one at a time in elevator order, each after a seek and rotation
@@ -78,7 +79,7 @@ void LocalDiskSim::write(int rank, std::span<const Extent> regions, std::span<co
   filesystem::DiskOps ops(sg4::this_actor::get_host(), 0);  // a rank lives on: disk_ops_sim.hpp
   std::int64_t pos = 0;
   for (const Extent& e : regions) {
-    sg4::this_actor::sleep_for(cfg_.request_overhead_s);
+    sg4::this_actor::sleep_for(&e == regions.data() ? cfg_.request_overhead_s : cfg_.region_overhead_s);
     if (e.length > 0 && cache_)
       cache_->write(e.offset, e.length);
     else if (e.length > 0)
@@ -93,7 +94,7 @@ void LocalDiskSim::read(int rank, std::span<const Extent> regions, std::span<std
   filesystem::DiskOps ops(sg4::this_actor::get_host(), 0);  // a rank lives on: disk_ops_sim.hpp
   std::int64_t pos = 0;
   for (const Extent& e : regions) {
-    sg4::this_actor::sleep_for(cfg_.request_overhead_s);
+    sg4::this_actor::sleep_for(&e == regions.data() ? cfg_.request_overhead_s : cfg_.region_overhead_s);
     if (e.length > 0 && cache_)
       cache_->read(ops, e.offset, e.length);
     else if (e.length > 0)

@@ -3,7 +3,7 @@
 namespace ciosim::local {
 
 double write_time(std::int64_t bytes, std::int64_t regions, int sharing, const LocalDiskConfig& cfg) {
-  return static_cast<double>(regions) * cfg.request_overhead_s +
+  return cfg.request_overhead_s + static_cast<double>(regions - 1) * cfg.region_overhead_s +
          static_cast<double>(sharing) * static_cast<double>(bytes) / cfg.disk_write_Bps;
 }
 
