@@ -1,4 +1,5 @@
 // `ciosim calibrate [-n P] [--out platforms/NAME.toml] [--name NAME] [--work-dir DIR] [--quick]
+//                  [--runs N] [--max-spread F]
 //                  [--measurements FILE] [--mpirun PATH] [--hostfile FILE] [--mpirun-arg ARG]...`
 //
 // Starts `ciosim-mpi calibrate` under the launcher (validate/mpi_calibrate.hpp), fits a platform from its
@@ -60,6 +61,12 @@ int calibrate_command(const CalibrateOptions& opt) {
   if (opt.ranks < 2)
     throw config::ConfigError("-n must be >= 2 (the ping-pong needs two ranks), got " +
                               std::to_string(opt.ranks));
+  if (opt.runs < 1 || opt.runs > 100)
+    throw config::ConfigError("--runs must be 1 to 100 (independent measurement jobs), got " +
+                              std::to_string(opt.runs));
+  if (!(opt.max_spread >= 1))
+    throw config::ConfigError("--max-spread must be >= 1 (largest / smallest run), got " +
+                              std::to_string(opt.max_spread));
   const fs::path out = opt.out.empty() ? fs::path("platforms/local.toml") : fs::path(opt.out);
   if (out.extension() != ".toml")
     throw config::ConfigError("--out " + out.string() + " must end in .toml (a platform file)");
@@ -90,30 +97,59 @@ int calibrate_command(const CalibrateOptions& opt) {
     }
   } cleanup{tmp};
 
-  std::vector<std::string> args{program.string(), "calibrate",
-                                "--out",          (tmp / "measurements.json").string(),
-                                "--work-dir",     opt.work_dir.empty() ? tmp.string() : opt.work_dir};
-  if (opt.quick) args.push_back("--quick");
-  const auto argv = launch_command(launcher, opt.ranks, opt.mpi, {}, args);
-  if (!opt.quiet)
-    std::cerr << "ciosim: measuring with " << opt.ranks << " ranks: " << shell_join(argv) << std::endl;
-  const LaunchResult r = run_logged(argv, tmp / "mpi.log");
-  if (r.exit_code != 0 || !fs::exists(tmp / "measurements.json"))
-    throw std::runtime_error("the MPI measurements failed (exit " + std::to_string(r.exit_code) +
-                             "): " + tail_lines(r.output, 4));
-  const std::string raw = slurp(tmp / "measurements.json");
-  const auto m = nlohmann::json::parse(raw);
+  std::vector<nlohmann::json> runs;
+  for (int k = 0; k < opt.runs; ++k) {
+    const fs::path file = tmp / ("measurements-" + std::to_string(k) + ".json");
+    std::vector<std::string> args{program.string(), "calibrate",
+                                  "--out",          file.string(),
+                                  "--work-dir",     opt.work_dir.empty() ? tmp.string() : opt.work_dir};
+    if (opt.quick) args.push_back("--quick");
+    const auto argv = launch_command(launcher, opt.ranks, opt.mpi, {}, args);
+    if (!opt.quiet)
+      std::cerr << "ciosim: measuring with " << opt.ranks << " ranks"
+                << (opt.runs > 1 ? " (run " + std::to_string(k + 1) + " of " + std::to_string(opt.runs) + ")"
+                                 : "")
+                << ": " << shell_join(argv) << std::endl;
+    const LaunchResult r = run_logged(argv, tmp / "mpi.log");
+    if (r.exit_code != 0 || !fs::exists(file))
+      throw std::runtime_error("the MPI measurements failed (exit " + std::to_string(r.exit_code) +
+                               "): " + tail_lines(r.output, 4));
+    runs.push_back(nlohmann::json::parse(slurp(file)));
+  }
+  const nlohmann::json m = opt.runs == 1 ? runs.front() : config::merge_measurements(runs);
+  const std::string raw = m.dump(2) + "\n";
 
   config::CalibrationContext ctx;
   ctx.name = name;
   ctx.machine = machine_description();
   ctx.date = today();
-  ctx.command = "ciosim calibrate -n " + std::to_string(opt.ranks) + (opt.quick ? " --quick" : "") + " (" +
-                (launcher.version.empty() ? launcher.path : launcher.version) + ")";
+  ctx.command = "ciosim calibrate -n " + std::to_string(opt.ranks) + (opt.quick ? " --quick" : "") +
+                (opt.runs > 1 ? " --runs " + std::to_string(opt.runs) + " (medians of the runs)" : "") +
+                " (" + (launcher.version.empty() ? launcher.path : launcher.version) + ")";
   ctx.cores = static_cast<int>(std::thread::hardware_concurrency());
   const auto hosts = m.at("hosts").get<std::vector<std::string>>();
   eager_from_ompi_info(launcher, hosts.size() >= 2 && hosts[0] == hosts[1], tmp / "ompi_info.log", ctx);
-  const config::PlatformFile pf = config::platform_from_measurements(m, ctx);
+  config::PlatformFile pf = config::platform_from_measurements(m, ctx);
+  if (opt.runs > 1) {
+    // Each run fitted on its own: how far the runs disagree on the terms predictions depend on most.
+    std::vector<config::PlatformFile> each;
+    for (const auto& run : runs) each.push_back(config::platform_from_measurements(run, ctx));
+    std::string worst;
+    double worst_spread = 1;
+    for (const config::TermSpread& t : config::term_spreads(each)) {
+      std::ostringstream range;
+      range << t.term << " over " << opt.runs << " runs:";
+      for (double v : t.values) range << " " << v * t.scale;
+      range << " " << t.unit << " (largest / smallest " << t.spread() << ")";
+      if (!opt.quiet) std::cerr << "ciosim: " << range.str() << std::endl;
+      pf.spec.description += "; " + range.str();
+      if (t.spread() > worst_spread) worst_spread = t.spread(), worst = range.str();
+    }
+    if (worst_spread > opt.max_spread)
+      throw config::ConfigError("the calibration runs disagree too much to fit one platform: " + worst +
+                                " exceeds --max-spread " + std::to_string(opt.max_spread) +
+                                "; rerun on a quieter machine, or give a larger --max-spread to accept it");
+  }
 
   std::string text =
       "# Platform measured on this machine by `" + ctx.command + "` on " + ctx.date +

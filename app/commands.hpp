@@ -130,6 +130,8 @@ struct CalibrateOptions {
   bool quick = false;    ///< fewer repetitions and smaller sizes
   bool quiet = false;
   std::string measurements;  ///< if not empty, the raw measurements (JSON) are saved here
+  int runs = 1;              ///< independent measurement jobs, merged (config::merge_measurements)
+  double max_spread = 2;     ///< refuse when a key term's max / min over the runs exceeds this
   MpiOptions mpi;
 };
 /// `ciosim calibrate`: measure this machine with real MPI and write a platform file (with its own

@@ -161,6 +161,12 @@ int main(int argc, char** argv) {
       ->type_name("DIR");
   calibrate->add_option("--measurements", cal_opt.measurements, "Also save the raw measurements (JSON) here")
       ->type_name("FILE");
+  calibrate->add_option("--runs", cal_opt.runs,
+                        "Independent measurement jobs, merged (median of the runs; default 1): runs differ "
+                        "far more than repetitions within one");
+  calibrate->add_option("--max-spread", cal_opt.max_spread,
+                        "With --runs >= 2, refuse when a key term's largest / smallest run exceeds this "
+                        "(default 2)");
   calibrate->add_flag("--quick", cal_opt.quick,
                       "Fewer repetitions and smaller sizes (seconds, less accurate)");
   calibrate->add_flag("-q,--quiet", cal_opt.quiet, "No progress messages on stderr");

@@ -332,4 +332,80 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
   }
 }
 
+namespace {
+
+bool is_timing(const json& j) {
+  return j.is_object() && j.contains("median") && j.contains("min") && j.contains("max");
+}
+
+json merge_at(const std::vector<const json*>& at) {
+  const json& first = *at.front();
+  if (is_timing(first) && std::all_of(at.begin(), at.end(), [](const json* j) { return is_timing(*j); })) {
+    std::vector<double> medians;
+    double lo = first.at("min").get<double>(), hi = first.at("max").get<double>();
+    for (const json* j : at) {
+      medians.push_back(j->at("median").get<double>());
+      lo = std::min(lo, j->at("min").get<double>());
+      hi = std::max(hi, j->at("max").get<double>());
+    }
+    std::sort(medians.begin(), medians.end());
+    const std::size_t n = medians.size();
+    const double med = n % 2 ? medians[n / 2] : (medians[n / 2 - 1] + medians[n / 2]) / 2;
+    return json{{"median", med}, {"min", lo}, {"max", hi}};
+  }
+  if (first.is_object()) {
+    json out = json::object();
+    for (auto it = first.begin(); it != first.end(); ++it) {
+      std::vector<const json*> next;
+      for (const json* j : at)
+        if (j->is_object() && j->contains(it.key())) next.push_back(&j->at(it.key()));
+      out[it.key()] = next.size() == at.size() ? merge_at(next) : it.value();
+    }
+    return out;
+  }
+  if (first.is_array()) {
+    json out = json::array();
+    for (std::size_t i = 0; i < first.size(); ++i) {
+      std::vector<const json*> next;
+      for (const json* j : at)
+        if (j->is_array() && j->size() == first.size()) next.push_back(&(*j)[i]);
+      out.push_back(next.size() == at.size() ? merge_at(next) : first[i]);
+    }
+    return out;
+  }
+  return first;
+}
+
+}  // namespace
+
+json merge_measurements(const std::vector<json>& runs) {
+  if (runs.empty()) throw std::invalid_argument("no calibration runs to merge");
+  std::vector<const json*> at;
+  for (const json& r : runs) at.push_back(&r);
+  return merge_at(at);
+}
+
+double TermSpread::spread() const {
+  if (values.empty()) return 1;
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  return *lo > 0 ? *hi / *lo : 1;
+}
+
+std::vector<TermSpread> term_spreads(const std::vector<PlatformFile>& per_run) {
+  std::vector<TermSpread> out = {
+      {"MPI bandwidth", "MB/s", 1e-6, {}},     {"memcpy", "MB/s", 1e-6, {}},
+      {"pack, per tuple", "ns", 1e9, {}},      {"file write (all)", "MB/s", 1e-6, {}},
+      {"per-request overhead", "us", 1e6, {}}, {"per-region overhead", "ns", 1e9, {}}};
+  for (const PlatformFile& pf : per_run) {
+    const PlatformSpec& s = pf.spec;
+    out[0].values.push_back(s.networks.front().link_bandwidth_Bps);
+    out[1].values.push_back(s.memcpy_Bps);
+    out[2].values.push_back(s.tuple_cost_s);
+    out[3].values.push_back(s.pvfs.disk_write_Bps);
+    out[4].values.push_back(s.pvfs.request_overhead_s);
+    out[5].values.push_back(s.pvfs.region_overhead_s);
+  }
+  return out;
+}
+
 }  // namespace ciosim::config

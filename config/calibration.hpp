@@ -50,4 +50,22 @@ struct CalibrationContext {
 /// std::invalid_argument (one line) when a measurement is missing or unusable.
 PlatformFile platform_from_measurements(const nlohmann::json& m, const CalibrationContext& ctx);
 
+/// The measurements of several independent calibration runs as one: every timing (an object with
+/// "median", "min", "max") becomes the median of the runs' medians, with the smallest min and the largest
+/// max; everything else is the first run's. Between-run differences on a shared machine (the ping-pong's
+/// bandwidth measured 3.3 and 9.3 GB/s in two runs 30 minutes apart) are far wider than within one run.
+nlohmann::json merge_measurements(const std::vector<nlohmann::json>& runs);
+
+/// A calibrated term and its value in each run.
+struct TermSpread {
+  std::string term;            ///< e.g. "MPI bandwidth"
+  std::string unit;            ///< e.g. "MB/s"
+  double scale = 1;            ///< multiply the values by it for the unit
+  std::vector<double> values;  ///< one per run
+  /// max / min of the values (1 for one run).
+  [[nodiscard]] double spread() const;
+};
+/// The terms a prediction depends on most, fitted from each run's measurements on its own.
+std::vector<TermSpread> term_spreads(const std::vector<PlatformFile>& per_run);
+
 }  // namespace ciosim::config

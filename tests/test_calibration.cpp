@@ -283,3 +283,27 @@ TEST_CASE("a calibrated platform runs in the simulator, its own profile charging
   CHECK(r.network_mpi == "here-mpi");
   CHECK(r.sim_time_s > 0);
 }
+
+TEST_CASE("calibrate --runs: the runs' medians merged, and how far the runs disagree") {
+  // Three runs whose MPI bandwidth differs 3x, as two calibrations 30 minutes apart did on a shared VM.
+  const std::vector<json> runs = {synthetic(1e-6, 3e9, true), synthetic(1e-6, 9e9, true),
+                                  synthetic(1e-6, 6e9, true)};
+  const json merged = merge_measurements(runs);
+  // Every timing is the median of the runs' medians, with the extreme min and max.
+  const json& big = merged.at("pingpong").back().at("one_way_s");
+  const double s = 4194304;
+  CHECK(big.at("median").get<double>() == Approx(1e-6 + s / 6e9));
+  CHECK(big.at("min").get<double>() == Approx(1e-6 + s / 9e9));
+  CHECK(big.at("max").get<double>() == Approx(1e-6 + s / 3e9));
+  CHECK(merged.at("ranks") == 2);
+  const PlatformFile pf = platform_from_measurements(merged, context());
+  CHECK(network_profile(pf.spec.network_mpi, pf.spec.networks).link_bandwidth_Bps ==
+        Approx(6e9).epsilon(0.02));
+  std::vector<PlatformFile> each;
+  for (const json& r : runs) each.push_back(platform_from_measurements(r, context()));
+  const auto spreads = term_spreads(each);
+  REQUIRE(spreads.front().term == "MPI bandwidth");
+  CHECK(spreads.front().spread() == Approx(3).epsilon(0.02));
+  CHECK(spreads[1].spread() == Approx(1));  // memcpy: the same in every run
+  CHECK_THROWS_AS(merge_measurements({}), std::invalid_argument);
+}
