@@ -14,6 +14,7 @@
 #include "models/filesystem/page_cache.hpp"
 #include "models/filesystem/page_cache_sim.hpp"
 #include "sim/simulate.hpp"
+#include "tests/result_phase.hpp"
 #include "tests/sim_engine.hpp"
 #include "tests/sim_specs.hpp"
 
@@ -223,13 +224,6 @@ TEST_CASE("page cache: the periodic writeback takes a file dirty for longer than
 
 namespace {
 
-double phase(const RunResult& r, const std::string& name) {
-  for (const auto& p : r.phases)
-    if (p.name == name) return p.time_s;
-  FAIL("no phase " << name);
-  return -1;
-}
-
 /// One rank writes `bytes` and syncs (the run closes the file); returns the result after checking the file's
 /// bytes.
 RunResult write_sync_close(RunSpec s, std::int64_t bytes) {
@@ -258,10 +252,10 @@ TEST_CASE("local page cache: a write costs the copy and sync the disk and close 
   s.platform.local.cache = cache_of(1e9);
   const RunResult r = write_sync_close(s, bytes);
   const double overhead = s.platform.local.request_overhead_s;
-  CHECK(phase(r, "write") == Approx(overhead + bytes / kCopyBps));
+  CHECK(test::phase_time(r, "write") == Approx(overhead + bytes / kCopyBps));
   const auto paged = static_cast<double>((bytes + kPage - 1) / kPage * kPage);
-  CHECK(phase(r, "sync") == Approx(paged / s.platform.local.disk_write_Bps).epsilon(kTolerance));
-  CHECK(phase(r, "close") == Approx(overhead));
+  CHECK(test::phase_time(r, "sync") == Approx(paged / s.platform.local.disk_write_Bps).epsilon(kTolerance));
+  CHECK(test::phase_time(r, "close") == Approx(overhead));
 }
 
 TEST_CASE("NFS server page cache: UNSTABLE WRITEs land in memory and the close's COMMIT waits for the disk",
@@ -275,10 +269,10 @@ TEST_CASE("NFS server page cache: UNSTABLE WRITEs land in memory and the close's
     p.write_at(0, data);
   });
   const double disk = static_cast<double>(bytes) / s.platform.nfs.disk_write_Bps;
-  CHECK(phase(r, "write") < disk / 2);  // the network and the server's copy, not the disk
+  CHECK(test::phase_time(r, "write") < disk / 2);  // the network and the server's copy, not the disk
   // The COMMIT: a round trip and the disk's time for the page-rounded bytes.
-  CHECK(phase(r, "close") == Approx(disk).epsilon(0.01));
-  CHECK(phase(r, "close") > disk);
+  CHECK(test::phase_time(r, "close") == Approx(disk).epsilon(0.01));
+  CHECK(test::phase_time(r, "close") > disk);
 }
 
 TEST_CASE("PVFS server page caches: writes at memory speed and a sync that flushes every server",
@@ -292,8 +286,8 @@ TEST_CASE("PVFS server page caches: writes at memory speed and a sync that flush
   // A quarter of the bytes per server: written through, the write would take at least one server's disk
   // time; cached, the sync pays it (the four servers' flushes run at once).
   const double per_server = static_cast<double>(bytes) / 4 / s.platform.pvfs.disk_write_Bps;
-  CHECK(phase(r, "write") < per_server / 4);
-  CHECK(phase(r, "sync") == Approx(per_server).epsilon(0.02));
+  CHECK(test::phase_time(r, "write") < per_server / 4);
+  CHECK(test::phase_time(r, "sync") == Approx(per_server).epsilon(0.02));
 }
 
 TEST_CASE("NFS client page cache: a write costs the copy and the close sends it, then COMMITs",
@@ -312,10 +306,11 @@ TEST_CASE("NFS client page cache: a write costs the copy and the close sends it,
       },
       [&](const filesystem::FileStore& f) { file = f.bytes(); });
   CHECK(file == data);
-  CHECK(phase(r, "write") == Approx(bytes / kCopyBps));  // no RPC yet: the data is in the node's memory
+  CHECK(test::phase_time(r, "write") ==
+        Approx(bytes / kCopyBps));  // no RPC yet: the data is in the node's memory
   // The close sends the WRITEs (at least the bytes over the link) and the COMMIT waits for the disk,
   // which the server's write-behind overlapped with them.
   const double disk = static_cast<double>(bytes) / s.platform.nfs.disk_write_Bps;
-  CHECK(phase(r, "close") > disk);
-  CHECK(phase(r, "close") < 1.5 * disk);
+  CHECK(test::phase_time(r, "close") > disk);
+  CHECK(test::phase_time(r, "close") < 1.5 * disk);
 }

@@ -11,6 +11,7 @@
 #include "models/network/profiles.hpp"
 #include "models/nfs/nfs_time.hpp"
 #include "sim/simulate.hpp"
+#include "tests/result_phase.hpp"
 #include "tests/sim_specs.hpp"
 
 using namespace ciosim;
@@ -24,13 +25,6 @@ std::vector<std::byte> pattern(std::int64_t bytes, int seed) {
   std::vector<std::byte> d(static_cast<std::size_t>(bytes));
   for (std::size_t i = 0; i < d.size(); ++i) d[i] = static_cast<std::byte>(i * 13 + 7 * seed + 1);
   return d;
-}
-
-double phase(const RunResult& r, const std::string& name) {
-  for (const auto& p : r.phases)
-    if (p.name == name) return p.time_s;
-  FAIL("no phase " << name);
-  return -1;
 }
 
 /// One rank writes `bytes` at offset 0 over NFS; returns the result and the file.
@@ -59,10 +53,10 @@ TEST_CASE("NFS, sync commit, one RPC in flight: each WRITE waits for the disk", 
   std::vector<std::byte> file;
   const RunResult r = nfs_lone_write(cfg, bytes, &file);
   const auto expected = nfs::lone_write_times(bytes, cfg, network_profile("myrinet"));
-  CHECK(phase(r, "write") == Approx(expected.write_s).epsilon(kTolerance));
-  CHECK(phase(r, "close") == 0);  // nothing to commit
+  CHECK(test::phase_time(r, "write") == Approx(expected.write_s).epsilon(kTolerance));
+  CHECK(test::phase_time(r, "close") == 0);  // nothing to commit
   // Disk-bound: at 50 MB/s the disk takes 6.6 ms of each 32 KiB WRITE; the sum is at least that.
-  CHECK(phase(r, "write") > static_cast<double>(bytes) / cfg.disk_write_Bps);
+  CHECK(test::phase_time(r, "write") > static_cast<double>(bytes) / cfg.disk_write_Bps);
 }
 
 TEST_CASE("NFS, async commit, slow disk: the close's COMMIT waits for the flush", "[model][nfs]") {
@@ -74,11 +68,11 @@ TEST_CASE("NFS, async commit, slow disk: the close's COMMIT waits for the flush"
   std::vector<std::byte> file;
   const RunResult r = nfs_lone_write(cfg, bytes, &file);
   const auto expected = nfs::lone_write_times(bytes, cfg, network_profile("myrinet"));
-  CHECK(phase(r, "write") == Approx(expected.write_s).epsilon(kTolerance));
-  CHECK(phase(r, "close") == Approx(expected.close_s).epsilon(kTolerance));
+  CHECK(test::phase_time(r, "write") == Approx(expected.write_s).epsilon(kTolerance));
+  CHECK(test::phase_time(r, "close") == Approx(expected.close_s).epsilon(kTolerance));
   // The WRITEs return at network speed; the close pays for the disk: most of 8 x 6.6 ms.
-  CHECK(phase(r, "write") < 0.25 * static_cast<double>(bytes) / cfg.disk_write_Bps);
-  CHECK(phase(r, "close") > 0.75 * static_cast<double>(bytes) / cfg.disk_write_Bps);
+  CHECK(test::phase_time(r, "write") < 0.25 * static_cast<double>(bytes) / cfg.disk_write_Bps);
+  CHECK(test::phase_time(r, "close") > 0.75 * static_cast<double>(bytes) / cfg.disk_write_Bps);
 }
 
 TEST_CASE("NFS, async commit, fast disk: WRITEs and COMMIT as the closed form says", "[model][nfs]") {
@@ -90,8 +84,8 @@ TEST_CASE("NFS, async commit, fast disk: WRITEs and COMMIT as the closed form sa
   std::vector<std::byte> file;
   const RunResult r = nfs_lone_write(cfg, bytes, &file);
   const auto expected = nfs::lone_write_times(bytes, cfg, network_profile("myrinet"));
-  CHECK(phase(r, "write") == Approx(expected.write_s).epsilon(kTolerance));
-  CHECK(phase(r, "close") == Approx(expected.close_s).epsilon(kTolerance));
+  CHECK(test::phase_time(r, "write") == Approx(expected.write_s).epsilon(kTolerance));
+  CHECK(test::phase_time(r, "close") == Approx(expected.close_s).epsilon(kTolerance));
 }
 
 TEST_CASE("NFS: RPCs in flight overlap the network with the disk", "[model][nfs]") {
@@ -102,7 +96,7 @@ TEST_CASE("NFS: RPCs in flight overlap the network with the disk", "[model][nfs]
   NfsConfig serial = cfg;
   serial.max_outstanding = 1;
   const RunResult r = nfs_lone_write(cfg, bytes, &file);
-  const double t = phase(r, "write");
+  const double t = test::phase_time(r, "write");
   // Bounded below by the disk and above by one RPC at a time.
   CHECK(t >= static_cast<double>(bytes) / cfg.disk_write_Bps);
   CHECK(t < nfs::lone_write_times(bytes, serial, network_profile("myrinet")).write_s);
@@ -148,9 +142,10 @@ TEST_CASE(
         p.write_list(regions, data);
       },
       [&](const filesystem::FileStore& f) { file = f.bytes(); });
-  CHECK(phase(r, "write") == Approx(local::write_time(600000, 3, 1, s.platform.local)).epsilon(kTolerance));
-  CHECK(phase(r, "write") == Approx(2e-5 + 2 * 3e-6 + 600000 / 50e6).epsilon(kTolerance));
-  CHECK(phase(r, "open") == Approx(s.platform.local.request_overhead_s));
+  CHECK(test::phase_time(r, "write") ==
+        Approx(local::write_time(600000, 3, 1, s.platform.local)).epsilon(kTolerance));
+  CHECK(test::phase_time(r, "write") == Approx(2e-5 + 2 * 3e-6 + 600000 / 50e6).epsilon(kTolerance));
+  CHECK(test::phase_time(r, "open") == Approx(s.platform.local.request_overhead_s));
   REQUIRE(file.size() == 1000000);
   CHECK(std::equal(data.begin() + 300000, data.begin() + 500000, file.begin() + 500000));
 }
@@ -165,7 +160,8 @@ TEST_CASE("local disk: two ranks of the file's node share its disk", "[model][lo
     p.phase("write");
     p.write_at(p.rank() << 20, data);
   });
-  CHECK(phase(r, "write") == Approx(local::write_time(1 << 20, 1, 2, s.platform.local)).epsilon(kTolerance));
+  CHECK(test::phase_time(r, "write") ==
+        Approx(local::write_time(1 << 20, 1, 2, s.platform.local)).epsilon(kTolerance));
 }
 
 TEST_CASE("local disk: a rank on another node cannot reach the file", "[model][local]") {
@@ -306,7 +302,7 @@ RunResult late_rank_close(const std::string& close, double* write_s) {
     p.phase("write");
     if (p.rank() == 0) p.write_at(0, data);
   });
-  *write_s = phase(r, "write");
+  *write_s = test::phase_time(r, "write");
   return r;
 }
 
@@ -318,8 +314,8 @@ TEST_CASE("filesystem.close = barrier: a rank that finished early waits in its c
   const RunResult r = late_rank_close("barrier", &write_s);
   // Rank 1 reaches its close at once and leaves it after rank 0's write: the close phase (the maximum
   // over ranks) is that write plus a barrier and a metadata round trip. No call of the technique is added.
-  CHECK(phase(r, "close") > write_s);
-  CHECK(phase(r, "close") < write_s + 1e-3);
+  CHECK(test::phase_time(r, "close") > write_s);
+  CHECK(test::phase_time(r, "close") < write_s + 1e-3);
   const auto barriers = r.calls.find("barrier");
   CHECK((barriers == r.calls.end() ? 0 : barriers->second) == 0);
   // The close's time on rank 1 is its MPI wait, not file-system work.
@@ -331,5 +327,5 @@ TEST_CASE("filesystem.close = local: each rank closes on its own", "[model][file
   double write_s = 0;
   const RunResult r = late_rank_close("local", &write_s);
   CHECK(write_s > 0.01);
-  CHECK(phase(r, "close") < 1e-3);
+  CHECK(test::phase_time(r, "close") < 1e-3);
 }

@@ -5,6 +5,7 @@
 #include "algorithms/iec/iec.hpp"
 #include "models/network/profiles.hpp"
 #include "sim/simulate.hpp"
+#include "tests/result_phase.hpp"
 #include "tests/sim_specs.hpp"
 
 using namespace ciosim;
@@ -13,13 +14,6 @@ namespace {
 
 RunSpec spec(const std::string& algorithm, std::int64_t nx, std::int64_t bx, int ranks = 4) {
   return test::block_cyclic_spec(algorithm, nx, bx, ranks);
-}
-
-double phase(const RunResult& r, const std::string& name) {
-  for (const auto& p : r.phases)
-    if (p.name == name) return p.time_s;
-  FAIL("no phase " << name);
-  return 0;
 }
 
 }  // namespace
@@ -56,8 +50,8 @@ TEST_CASE("IEC exchange phases cost what the network and CPU models say", "[sim]
   const double expected = bytes / ps.memcpy_Bps + ps.tuple_cost_s + m.lone_message_time(bytes);
   // The phase is the max over ranks, measured from each rank's own start of the phase; the two ranks
   // leave the inspector up to one route latency apart, so the earlier one waits that much longer.
-  CHECK(phase(r, "exchange0") >= expected * (1 - 1e-9));
-  CHECK(phase(r, "exchange0") <= expected + 2 * m.link_latency_s + 1e-6);
+  CHECK(test::phase_time(r, "exchange0") >= expected * (1 - 1e-9));
+  CHECK(test::phase_time(r, "exchange0") <= expected + 2 * m.link_latency_s + 1e-6);
 }
 
 TEST_CASE("Block I/O writes each rank's entries contiguously, rank after rank", "[sim][block]") {
@@ -99,6 +93,7 @@ TEST_CASE("MPI on Fast Ethernet makes IEC's exchange cost what that profile says
   const double expected =
       bytes / PlatformSpec{}.memcpy_Bps + PlatformSpec{}.tuple_cost_s + fe.lone_message_time(bytes);
   CHECK(expected > network_profile("myrinet").lone_message_time(bytes) * 10);
-  CHECK(phase(r, "exchange0") >= expected * (1 - 1e-9));
-  CHECK(phase(r, "exchange0") <= expected + 2 * fe.link_latency_s + 1e-6);  // skew: see the Myrinet test
+  CHECK(test::phase_time(r, "exchange0") >= expected * (1 - 1e-9));
+  CHECK(test::phase_time(r, "exchange0") <=
+        expected + 2 * fe.link_latency_s + 1e-6);  // skew: see the Myrinet test
 }

@@ -180,10 +180,10 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
     chunk.clear();
     local.clear();
     // Only a head or a cache needs to know where the chunk's bytes lie on the server.
-    const bool positioned = disk.positioned() || cache;
+    const bool wants_local = disk.positioned() || cache;
     stream.for_range(to, [&](const Piece& p, std::int64_t off, std::int64_t len) {
       chunk.push_back(filesystem::Placement{p.file_offset + off, p.data_offset + off, len});
-      if (!positioned) return;
+      if (!wants_local) return;
       const Offset at = p.local_offset + off;
       if (!local.empty() && local.back().offset + local.back().length == at)
         local.back().length += len;
