@@ -44,6 +44,10 @@ std::vector<std::string> close_modes() {
   return {"local", "barrier"};
 }
 
+std::vector<std::string> server_placements() {
+  return {"dedicated", "compute-nodes"};
+}
+
 // A file system's page cache (models/filesystem/page_cache.hpp): the same six keys in each table that has
 // one, declared here once.
 // clang-format off
@@ -93,6 +97,8 @@ const Field kFields[] = {
     {"pvfs", "region_descriptor", Kind::Int64, 0, false,
      [](PlatformSpec& p) -> Ref { return &p.pvfs.region_descriptor; }},
     CIOSIM_PAGE_CACHE_FIELDS(pvfs, "page_cache_", cache),
+    {"pvfs", "server_placement", Kind::Choice, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.pvfs.server_placement; }, server_placements},
     {"filesystem", "kind", Kind::Choice, 0, false, [](PlatformSpec& p) -> Ref { return &p.filesystem; },
      filesystem::kind_list},
     {"filesystem", "close", Kind::Choice, 0, false, [](PlatformSpec& p) -> Ref { return &p.close; }, close_modes},
@@ -177,6 +183,7 @@ constexpr LaterKey kLaterKeys[] = {
     {"pvfs.metadata_overhead_s", "pvfs.request_overhead_s", ""},
     {"local.region_overhead_s", "local.request_overhead_s", ""},
     {"filesystem.close", "", "local, each rank closes on its own, as before the key existed"},
+    {"pvfs.server_placement", "", "dedicated, servers on hosts of their own, as before the key existed"},
     CIOSIM_LATER_DISK(pvfs),
     CIOSIM_LATER_DISK(nfs),
     CIOSIM_LATER_DISK(local),
@@ -688,6 +695,9 @@ constexpr KeyDoc kKeyDocs[] = {
     {"pvfs.max_outstanding", "requests", "requests a client keeps in flight"},
     {"pvfs.request_header", "bytes", "bytes of a request message besides its regions"},
     {"pvfs.region_descriptor", "bytes", "bytes per region of a list request"},
+    {"pvfs.server_placement", "",
+     "dedicated: servers on hosts of their own; compute-nodes: I/O server k on node k mod nodes and the "
+     "metadata server on node 0, sharing their NICs, cores and loopback"},
     {"filesystem.close", "",
      "MPI_File_close: local, each rank closes alone; barrier, it waits for every rank first (ROMIO on "
      "UFS/NFS, "

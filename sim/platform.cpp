@@ -1,6 +1,7 @@
 #include "sim/platform.hpp"
 
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "config/placement.hpp"
@@ -24,6 +25,7 @@ struct Endpoint {
   sg4::Link* loopback = nullptr;
   sg4::SplitDuplexLink* mpi_nic = nullptr;  ///< compute nodes only
   sg4::SplitDuplexLink* io_nic = nullptr;   ///< every host (the same link as mpi_nic when shared)
+  int node = -1;  ///< the compute node it is or sits beside (-1: a server host of its own)
 };
 
 }  // namespace
@@ -36,14 +38,17 @@ void build_platform(World& w) {
 
   // One network: every host reaches every other through its own NIC (up) and the other's NIC (down), a
   // SimGrid star zone. Two networks (MPI and I/O on separate NICs): the NIC depends on the pair (a server
-  // at either end: the I/O NICs), which a star cannot express, so a zone of our own computes each route.
-  // Either way routes are computed per pair: memory and build time linear in hosts.
-  network::TwoNetworkZone* two = shared ? nullptr : network::TwoNetworkZone::create("cluster");
-  sg4::NetZone* zone = shared ? sg4::create_star_zone("cluster") : two->iface();
+  // at either end: the I/O NICs), which a star cannot express, so a zone of our own computes each route;
+  // so do servers beside compute nodes (a server and its node share the node's loopback, which a star
+  // cannot say either). Either way routes are computed per pair: memory and build time linear in hosts.
+  const bool star = shared && !w.fs->servers_beside_nodes();
+  network::TwoNetworkZone* two = star ? nullptr : network::TwoNetworkZone::create("cluster");
+  sg4::NetZone* zone = star ? sg4::create_star_zone("cluster") : two->iface();
   std::vector<Endpoint> eps;
 
   for (int i = 0; i < ps.nodes; ++i) {
     Endpoint e;
+    e.node = i;
     const std::string id = std::to_string(i);
     // The node's cores, shared by the CPU work of the ranks placed on it (SimProcess::do_compute).
     e.host = zone->create_host("node" + id, kHostSpeed)->set_core_count(ps.cpu_cores);
@@ -67,10 +72,21 @@ void build_platform(World& w) {
     w.servers.push_back(e.host);
     return e.host;
   };
+  hooks.add_server_beside = [&](const std::string& name, int node) {
+    const Endpoint n = eps.at(static_cast<std::size_t>(node));  // a copy: eps grows below
+    Endpoint e;
+    e.host = zone->create_host(name, kHostSpeed);
+    e.loopback = n.loopback;
+    e.io_nic = n.io_nic;
+    e.node = node;
+    eps.push_back(e);
+    w.servers.push_back(e.host);
+    return e.host;
+  };
   for (const Endpoint& e : eps) hooks.nodes.push_back(e.host);
   w.fs->build(hooks);
 
-  if (shared) {
+  if (star) {
     for (const Endpoint& e : eps) {
       zone->add_route(e.host->get_netpoint(), nullptr, nullptr, nullptr, {{e.io_nic, Dir::UP}}, false);
       zone->add_route(nullptr, e.host->get_netpoint(), nullptr, nullptr, {{e.io_nic, Dir::DOWN}}, false);
@@ -79,13 +95,17 @@ void build_platform(World& w) {
     }
   } else {
     // Compute-compute over the MPI NICs, anything touching a server over the I/O NICs (every file-system
-    // message has a server at one end), loopback on the same host: models/network/two_network_zone_sim.hpp.
-    for (const Endpoint& e : eps) two->set_links(e.host, e.loopback, e.mpi_nic, e.io_nic);
+    // message has a server at one end), loopback within a node: models/network/two_network_zone_sim.hpp.
+    for (const Endpoint& e : eps) two->set_links(e.host, e.loopback, e.mpi_nic, e.io_nic, e.node);
   }
   zone->seal();
 
   // Message-size factors and the rendezvous handshake, per network (models/network/network_sim.hpp).
-  network::apply_message_factors(w.mpi, w.io, {w.servers.begin(), w.servers.end()});
+  std::unordered_map<const sg4::Host*, const sg4::Host*> beside;  // server -> the node it sits beside
+  for (const Endpoint& e : eps)
+    if (e.node >= 0 && e.host != eps[static_cast<std::size_t>(e.node)].host)
+      beside.emplace(e.host, eps[static_cast<std::size_t>(e.node)].host);
+  network::apply_message_factors(w.mpi, w.io, {w.servers.begin(), w.servers.end()}, std::move(beside));
 
   for (int r = 0; r < w.spec->ranks; ++r)
     w.rank_hosts.push_back(eps[static_cast<std::size_t>(config::node_of(*w.spec, r))].host);

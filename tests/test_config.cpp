@@ -96,7 +96,9 @@ TEST_CASE("platform file: values, sources, defaults of the name") {
   CHECK(p.spec.pvfs.cache.copy_Bps == p.spec.memcpy_Bps);
   // Nor a [filesystem] close: each rank closes on its own.
   CHECK(p.spec.close == "local");
-  REQUIRE(p.sources.size() == 16);
+  // Nor a server placement: the servers have hosts of their own.
+  CHECK(p.spec.pvfs.server_placement == "dedicated");
+  REQUIRE(p.sources.size() == 17);
   CHECK(p.sources[0].first == "filesystem.close_source");
   CHECK(p.sources[0].second.find("as before the key existed") != std::string::npos);
   CHECK(p.sources[1].first == "filesystem.kind_source");
@@ -119,6 +121,8 @@ TEST_CASE("platform file: values, sources, defaults of the name") {
   CHECK(p.sources[12].first == "pvfs.page_cache_dirty_background_ratio_source");
   CHECK(p.sources[14].first == "pvfs.page_cache_dirty_ratio_source");
   CHECK(p.sources[14].second.find("vm.dirty_ratio") != std::string::npos);
+  CHECK(p.sources[16].first == "pvfs.server_placement_source");
+  CHECK(p.sources[16].second.find("dedicated") != std::string::npos);
   std::string unnamed = kPlatform;
   unnamed.erase(0, unnamed.find('\n') + 1);
   CHECK(parse_platform(unnamed, "dir/stem.toml").spec.name == "stem");

@@ -25,6 +25,10 @@ namespace sg4 = simgrid::s4u;
 struct PlatformHooks {
   /// Creates a server host reached over the I/O network (a NIC with the I/O profile) and returns it.
   std::function<sg4::Host*(const std::string& name)> add_server;
+  /// Creates a server host beside compute node `node` (an index into `nodes`): a host of its own, so
+  /// that a message knows whether it is file-system or MPI traffic, but reached through that node's I/O
+  /// NIC, and through its loopback from the node itself. Only when servers_beside_nodes() says so.
+  std::function<sg4::Host*(const std::string& name, int node)> add_server_beside;
   /// The compute nodes' hosts, node 0 first.
   std::vector<sg4::Host*> nodes;
 };
@@ -36,6 +40,9 @@ class FileSystemSim {
   FileSystemSim(const FileSystemSim&) = delete;
   FileSystemSim& operator=(const FileSystemSim&) = delete;
 
+  /// Whether build() places servers beside compute nodes (PlatformHooks::add_server_beside), which
+  /// the platform's routing must know before the file system is built.
+  [[nodiscard]] virtual bool servers_beside_nodes() const { return false; }
   /// Adds the file system's hosts and disks; called once, before the routes are built.
   virtual void build(const PlatformHooks& platform) = 0;
   /// Starts its server actors (if any); called once, after the platform is sealed.

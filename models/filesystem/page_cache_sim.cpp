@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/filesystem/server_cpu_sim.hpp"
+
 namespace ciosim::filesystem {
 
 namespace {
@@ -17,8 +19,8 @@ double now() {
 
 }  // namespace
 
-PageCacheSim::PageCacheSim(const PageCacheConfig& cfg, sg4::Host* host, DiskIo io)
-    : cfg_(cfg), host_(host), io_(std::move(io)) {}
+PageCacheSim::PageCacheSim(const PageCacheConfig& cfg, sg4::Host* host, DiskIo io, sg4::Host* cpu)
+    : cfg_(cfg), host_(host), io_(std::move(io)), cpu_(cpu) {}
 
 void PageCacheSim::start() {
   kick_ = sg4::Semaphore::create(0);
@@ -81,7 +83,7 @@ void PageCacheSim::write(Offset position, std::int64_t bytes) {
     }
     const std::int64_t room = limit - (cache_.dirty() + cache_.writeback());
     const std::int64_t n = std::min(bytes, std::max(room, PageCache::kPage));
-    sg4::this_actor::sleep_for(static_cast<double>(n) / cfg_.copy_Bps);
+    spend_cpu(cpu_, static_cast<double>(n) / cfg_.copy_Bps);
     cache_.write(position, n, now());
     cache_.evict(capacity);
     kick_->release();  // past the background threshold, or a first dirty page whose expiry it must time
@@ -98,7 +100,7 @@ void PageCacheSim::read(DiskOps& ops, Offset position, std::int64_t bytes) {
     cache_.evict(capacity);
   }
   cache_.touch(position, bytes);
-  if (bytes > 0) sg4::this_actor::sleep_for(static_cast<double>(bytes) / cfg_.copy_Bps);
+  if (bytes > 0) spend_cpu(cpu_, static_cast<double>(bytes) / cfg_.copy_Bps);
 }
 
 void PageCacheSim::flush() {

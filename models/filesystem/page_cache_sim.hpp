@@ -37,8 +37,10 @@ class PageCacheSim {
   /// Moves `bytes` at `position` to (write) or from the disk, from the calling actor, through `ops`.
   using DiskIo = std::function<void(DiskOps& ops, bool write, Offset position, std::int64_t bytes)>;
 
-  /// The cache of the disk on `host` (its flusher runs there), writing and reading through `io`.
-  PageCacheSim(const PageCacheConfig& cfg, sg4::Host* host, DiskIo io);
+  /// The cache of the disk on `host` (its flusher runs there), writing and reading through `io`; its
+  /// copies run on `cpu`'s cores when given (a server beside a compute node: server_cpu_sim.hpp), else
+  /// in the copying actor's own time.
+  PageCacheSim(const PageCacheConfig& cfg, sg4::Host* host, DiskIo io, sg4::Host* cpu = nullptr);
   PageCacheSim(const PageCacheSim&) = delete;
   PageCacheSim& operator=(const PageCacheSim&) = delete;
 
@@ -67,6 +69,7 @@ class PageCacheSim {
   PageCacheConfig cfg_;
   sg4::Host* host_;
   DiskIo io_;
+  sg4::Host* cpu_;
   PageCache cache_;
   // Actors run one at a time, so the state needs no lock; waiting is on semaphores (a daemon killed at the
   // end of the simulation while it holds a mutex of a condition variable would hang with thread contexts).

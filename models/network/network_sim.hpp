@@ -4,6 +4,7 @@
 
 #include <simgrid/s4u.hpp>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "models/network/profiles.hpp"
@@ -24,8 +25,11 @@ sg4::SplitDuplexLink* create_nic(sg4::NetZone* zone, const std::string& name, co
 /// system server at either end is I/O traffic: the `io` profile's size factors, one traversal (file
 /// systems stream data after a request; they have no eager/rendezvous switch). Any other message between
 /// two hosts is MPI traffic: the `mpi` profile, three traversals above its eager threshold (request to
-/// send, clear to send, data). Same-host messages are unscaled. The profiles must outlive the engine.
+/// send, clear to send, data). Same-host messages are unscaled, and so are those between a server beside a
+/// compute node and that node (`beside`: server host -> node host; both cross the node's loopback). The
+/// profiles must outlive the engine.
 void apply_message_factors(const NetworkProfile* mpi, const NetworkProfile* io,
-                           std::unordered_set<const sg4::Host*> servers);
+                           std::unordered_set<const sg4::Host*> servers,
+                           std::unordered_map<const sg4::Host*, const sg4::Host*> beside = {});
 
 }  // namespace ciosim::network

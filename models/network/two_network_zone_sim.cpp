@@ -11,7 +11,7 @@ TwoNetworkZone* TwoNetworkZone::create(const std::string& name) {
 }
 
 void TwoNetworkZone::set_links(const sg4::Host* host, sg4::Link* loopback, sg4::SplitDuplexLink* mpi_nic,
-                               sg4::SplitDuplexLink* io_nic) {
+                               sg4::SplitDuplexLink* io_nic, int node) {
   const auto hop = [](sg4::Link* l) { return Hop{l->get_impl(), l->get_latency()}; };
   const unsigned long id = host->get_netpoint()->id();
   if (ends_.size() <= id) ends_.resize(id + 1);
@@ -20,6 +20,7 @@ void TwoNetworkZone::set_links(const sg4::Host* host, sg4::Link* loopback, sg4::
   e.io_up = hop(io_nic->get_link_up());
   e.io_down = hop(io_nic->get_link_down());
   e.server = mpi_nic == nullptr;
+  e.node = node;
   if (mpi_nic) {
     e.mpi_up = hop(mpi_nic->get_link_up());
     e.mpi_down = hop(mpi_nic->get_link_down());
@@ -41,7 +42,7 @@ void TwoNetworkZone::get_local_route(const simgrid::kernel::routing::NetPoint* s
     into->link_list_.push_back(h.link);
     if (latency) *latency += h.latency;
   };
-  if (src == dst) {
+  if (src == dst || (a.node >= 0 && a.node == b.node)) {
     add(a.loopback);
   } else if (!a.server && !b.server) {
     add(a.mpi_up);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "models/filesystem/disk_geometry.hpp"
 #include "models/filesystem/page_cache.hpp"
@@ -24,6 +25,10 @@ struct PvfsConfig {
   int max_outstanding = 8;                 ///< disk I/Os a server keeps in flight
   std::int64_t request_header = 256;       ///< bytes of a request/ack message besides its data/regions
   std::int64_t region_descriptor = 16;     ///< bytes per (offset, length) region in a list request
+  /// Where the servers run: "dedicated", hosts of their own on the I/O network; "compute-nodes", the
+  /// metadata server on node 0 and I/O server k on node k mod nodes, sharing that node's NIC (its MPI
+  /// NIC too when one network carries both), its cores and its loopback (models/pvfs/pvfs_sim.cpp).
+  std::string server_placement = "dedicated";
 };
 
 }  // namespace ciosim

@@ -12,6 +12,11 @@
 //  - a disk with a geometry (disk_rpm, seek times) serves those one at a time in elevator order, each
 //    contiguous range of the server's local file after a seek and rotation unless the head is already
 //    there (models/filesystem/disk_sim.hpp); a disk without one shares its bandwidth among them;
+//  - the servers run on hosts of their own, or (pvfs.server_placement = compute-nodes) beside compute
+//    nodes: a server's messages then cross its node's NIC (shared with the node's ranks' file traffic, and
+//    their MPI traffic when one network carries both), its node's own ranks reach it through the node's
+//    loopback, and its CPU work (decoding, its page cache's copies) runs on the node's cores beside the
+//    ranks' CPU work;
 //  - without a page cache (pvfs.page_cache_bytes = 0) writes are acknowledged after the last chunk is
 //    on disk; with one, each server's page cache (models/filesystem/page_cache_sim.hpp) takes each chunk's
 //    ranges at the server's memory copy speed (beside the request decoding) and writes them back as Linux
@@ -25,8 +30,10 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <tuple>
 
 #include "models/filesystem/disk_ops_sim.hpp"
+#include "models/filesystem/server_cpu_sim.hpp"
 #include "models/filesystem/worker_pool_sim.hpp"
 #include "models/pvfs/striping.hpp"
 
@@ -129,11 +136,11 @@ double now() {
 
 }  // namespace
 
-void PvfsSim::charge_cpu(const sg4::MutexPtr& cpu, int cpu_res, double seconds) {
+void PvfsSim::charge_cpu(std::size_t k, const sg4::MutexPtr& cpu, double seconds) {
   std::unique_lock lock(*cpu);
   const double t0 = now();
-  sg4::this_actor::sleep_for(seconds);
-  log().busy(cpu_res, t0, now());
+  filesystem::spend_cpu(iod_node_[k], seconds);
+  log().busy(iod_cpu_[k], t0, now());
 }
 
 int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& disk_slots) {
@@ -169,7 +176,7 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
     }
     disk_slots->release();
   };
-  charge_cpu(cpu, iod_cpu_[k],
+  charge_cpu(k, cpu,
              cfg.request_overhead_s + static_cast<double>(req->part.local_regions) * cfg.region_overhead_s);
   const std::int64_t total = req->part.bytes;
   const std::int64_t fb = cfg.flow_buffer;
@@ -215,14 +222,14 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
       file().read_ranges(ranges, req->rdata);
       if (inflight.size() == kChunksInFlight) {
         inflight.front().first->wait();
-        record_transfer(iods_[k], rank_host, inflight.front().first, inflight.front().second);
+        record_transfer(iod_nic_[k], rank_host, inflight.front().first, inflight.front().second);
         inflight.pop_front();
       }
       inflight.emplace_back(req->data->put_async(req, static_cast<std::uint64_t>(b - a)), b - a);
     }
     inflight.for_each([&](const sg4::CommPtr& c, std::int64_t bytes) {
       c->wait();
-      record_transfer(iods_[k], rank_host, c, bytes);
+      record_transfer(iod_nic_[k], rank_host, c, bytes);
     });
   }
   log().span(iod_actor_[k],
@@ -242,7 +249,7 @@ void PvfsSim::run_flows(std::span<const std::unique_ptr<IoRequest>> reqs) {
   enum class Stage { Request, Data, Ack, Done };
   struct Flow {
     IoRequest* req = nullptr;
-    sg4::Host* server = nullptr;
+    const sg4::Host* server = nullptr;  ///< where its traffic is recorded: the server's NIC's host
     Stage stage = Stage::Request;
     std::int64_t chunks = 0;  ///< chunks of the request
     std::int64_t next = 0;    ///< next chunk to send (write) or receive (read)
@@ -254,7 +261,7 @@ void PvfsSim::run_flows(std::span<const std::unique_ptr<IoRequest>> reqs) {
   for (std::size_t i = 0; i < reqs.size(); ++i) {
     Flow& f = flows[i];
     f.req = reqs[i].get();
-    f.server = iods_[static_cast<std::size_t>(f.req->part.server)];
+    f.server = iod_nic_[static_cast<std::size_t>(f.req->part.server)];
     f.chunks = chunks_of(f.req->part.bytes, cfg.flow_buffer);
     const auto header = static_cast<std::uint64_t>(
         cfg.request_header + cfg.region_descriptor * static_cast<std::int64_t>(f.req->part.pieces.size()));
@@ -369,15 +376,28 @@ void PvfsSim::metadata_round_trip(int rank, const char* what) {
   reply->get<MetaRequest>();
 }
 
+bool PvfsSim::servers_beside_nodes() const {
+  return cfg_.server_placement == "compute-nodes";
+}
+
 void PvfsSim::build(const filesystem::PlatformHooks& platform) {
   using activity::ActorKind;
   using activity::ResourceKind;
-  mds_ = platform.add_server("mds");
+  const bool beside = servers_beside_nodes();
+  const auto nodes = static_cast<int>(platform.nodes.size());
+  // Beside compute nodes: the server's own host (for routing) and the node whose cores it uses.
+  auto add = [&](const std::string& name, int node) -> std::pair<sg4::Host*, sg4::Host*> {
+    if (!beside) return {platform.add_server(name), nullptr};
+    return {platform.add_server_beside(name, node), platform.nodes[static_cast<std::size_t>(node)]};
+  };
+  std::tie(mds_, mds_node_) = add("mds", 0);
   mds_actor_ = log().actor(ActorKind::Server, "mds", "mds");
   mds_cpu_ = log().resource(ResourceKind::ServerCpu, "mds cpu", "mds");
   for (int k = 0; k < cfg_.io_servers; ++k) {
     const std::string name = "iod" + std::to_string(k);
-    sg4::Host* h = platform.add_server(name);
+    const auto [h, node] = add(name, k % nodes);
+    iod_node_.push_back(node);
+    iod_nic_.push_back(node ? node : h);
     sg4::Disk* disk = h->create_disk("disk", cfg_.disk_read_Bps, cfg_.disk_write_Bps)->seal();
     disks_.push_back(
         std::make_unique<filesystem::DiskSim>(disk, cfg_.disk, cfg_.disk_read_Bps, cfg_.disk_write_Bps));
@@ -387,7 +407,8 @@ void PvfsSim::build(const filesystem::PlatformHooks& platform) {
           [this, k](filesystem::DiskOps& ops, bool write, Offset position, std::int64_t bytes) {
             const auto i = static_cast<std::size_t>(k);
             disk_io(*disks_[i], ops, write, position, bytes, disk_actor_[i], disk_res_[i]);
-          }));
+          },
+          node));
     iods_.push_back(h);
     iod_mailbox_.push_back(server_mailbox(h));
     iod_actor_.push_back(log().actor(ActorKind::Server, name, name));
@@ -420,7 +441,7 @@ void PvfsSim::start() {
       const auto [req, arrived] = queue->front();
       queue->pop_front();
       const double t0 = now();
-      sg4::this_actor::sleep_for(cfg_.metadata_overhead_s);
+      filesystem::spend_cpu(mds_node_, cfg_.metadata_overhead_s);
       log().busy(mds_cpu_, t0, now());
       log().span(mds_actor_, req->what, arrived, now(), 0, req->rank);
       req->reply->put_init(req, static_cast<std::uint64_t>(cfg_.request_header))->detach();

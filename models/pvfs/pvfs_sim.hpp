@@ -19,7 +19,11 @@ class PvfsSim final : public filesystem::FileSystemSim {
  public:
   PvfsSim(const PvfsConfig& cfg, filesystem::FileStore& file) : FileSystemSim(file), cfg_(cfg) {}
 
-  /// One metadata server host ("mds"), then io_servers I/O server hosts ("iod0", ...) with a disk each.
+  /// pvfs.server_placement = compute-nodes.
+  [[nodiscard]] bool servers_beside_nodes() const override;
+  /// One metadata server host ("mds"), then io_servers I/O server hosts ("iod0", ...) with a disk each,
+  /// on hosts of their own or beside compute nodes (the metadata server beside node 0, I/O server k beside
+  /// node k mod nodes).
   void build(const filesystem::PlatformHooks& platform) override;
   /// The metadata server (a receiving actor and a CPU worker) and one daemon per I/O server.
   void start() override;
@@ -40,13 +44,19 @@ class PvfsSim final : public filesystem::FileSystemSim {
   /// Serves one request in a worker of its server (models/filesystem/worker_pool_sim.hpp); returns the
   /// disk operations it issued itself.
   int serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::SemaphorePtr& disk_slots);
-  void charge_cpu(const sg4::MutexPtr& cpu, int cpu_res, double seconds);
+  /// Spends `seconds` of I/O server k's single CPU (one request at a time: `cpu`).
+  void charge_cpu(std::size_t k, const sg4::MutexPtr& cpu, double seconds);
   void run_flows(std::span<const std::unique_ptr<IoRequest>> reqs);
   void metadata_round_trip(int rank, const char* what);
 
   const PvfsConfig& cfg_;
   sg4::Host* mds_ = nullptr;
   std::vector<sg4::Host*> iods_;
+  // Beside compute nodes: the node each server's CPU work runs on and whose NIC carries its traffic
+  // (null, and the server's own host for the NIC, when it has a host of its own).
+  sg4::Host* mds_node_ = nullptr;
+  std::vector<sg4::Host*> iod_node_;
+  std::vector<const sg4::Host*> iod_nic_;
   std::vector<std::unique_ptr<filesystem::DiskSim>> disks_;        ///< each I/O server's disk
   std::vector<std::unique_ptr<filesystem::PageCacheSim>> caches_;  ///< their page caches (if enabled)
   std::vector<sg4::Mailbox*> iod_mailbox_;                         ///< each I/O server's request mailbox
