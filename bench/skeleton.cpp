@@ -5,10 +5,12 @@
 // ciosim costs on top of SimGrid itself: bench/bench_skeleton.sh, docs/benchmarks.md.
 //
 // What it mirrors, activity for activity (so the simulated times agree; docs/benchmarks.md shows both):
-//  - the platform: sim/platform.cpp's star zone for one network (MPI and PVFS on the same profile), built
-//    here by hand with the project's own helpers (models/network/network_sim.hpp: CM02, split-duplex
-//    NICs, message-size factors, the rendezvous latency factor) from the same platform file. By hand,
-//    not with sim::build_platform, because that needs a World whose file system keeps the file's bytes;
+//  - the platform: sim/platform.cpp's star zone for one network (MPI and PVFS on the same profile), every
+//    server on a host of its own (pvfs.server_placement = dedicated, whatever the platform file says: it
+//    says so on stderr), built here by hand with the project's own helpers (models/network/network_sim.hpp:
+//    CM02, split-duplex NICs, message-size factors, the rendezvous latency factor) from the same platform
+//    file. By hand, not with sim::build_platform, because that needs a World whose file system keeps the
+//    file's bytes;
 //  - the ranks (sim/simulate.cpp, sim/sim_process.cpp): a common start, open (a metadata round trip),
 //    the IEC executor of algorithms/iec/iec_executor.cpp (per butterfly phase ph: the pack's CPU time,
 //    isend + irecv of Nx/(2 Np) entries with rank r XOR 2^ph, waitall; then the pack of the chunk and one
@@ -459,6 +461,11 @@ int main(int argc, char** argv) {
   std::vector<char*> engine_argv{argv[0]};
   try {
     w.pt.ps = config::load_platform_file(argv[1]).spec;
+    if (w.pt.ps.pvfs.server_placement != "dedicated")
+      std::fprintf(stderr,
+                   "ciosim_skeleton: its PVFS servers have hosts of their own: it runs %s with "
+                   "pvfs.server_placement = dedicated (compare with ciosim run so)\n",
+                   argv[1]);
     w.pt.np = std::stoi(argv[2]);
     w.pt.nx = std::stoll(argv[3]);
     w.pt.es = std::stoll(argv[4]);

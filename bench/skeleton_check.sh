@@ -8,7 +8,8 @@
 # skeleton's ranks leave a barrier together: every pair takes the lone-pair time, which lies between.
 # With a block size BX it checks the List I/O skeleton (--list-io BX) instead, on 1 Mi 4-byte entries
 # block-cyclic on NP ranks (PVFS on Myrinet, as the seed-000 study): no exchange and no barrier lag, so
-# every phase and the run's simulated time must agree to 1e-9.
+# every phase and the run's simulated time must agree to 1e-9. The skeleton's servers have hosts of their
+# own, so ciosim runs with pvfs.server_placement = dedicated beside it (uc3m-2007 puts them on the nodes).
 # Usage: bench/skeleton_check.sh BUILD_DIR NP [BX]   (a ctest; exit 1 on a mismatch)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,7 @@ out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 if [ -n "$bx" ]; then
   "$build/ciosim" run scenarios/compare-100mb.toml -q --set run.algorithm=list-io --set network.mpi=myrinet \
+    --set pvfs.server_placement=dedicated \
     --set run.ranks="$np" --set workload.nx=1048576 --set workload.bx="$bx" --out "$out/r" >/dev/null
   "$build/ciosim_skeleton" platforms/uc3m-2007.toml "$np" 1048576 4 --list-io "$bx" >"$out/skeleton.json"
   python3 - "$out/r/results.json" "$out/skeleton.json" <<'PY'
@@ -37,6 +39,7 @@ PY
   exit
 fi
 "$build/ciosim" run scenarios/quickstart.toml -q --set run.platform=uc3m-2007 --set run.algorithm=iec \
+  --set pvfs.server_placement=dedicated \
   --set run.ranks="$np" --set platform.nodes="$np" --set workload.nx=1048576 --set workload.bx=1 \
   --set workload.element_size=1 --out "$out/r" >/dev/null
 "$build/ciosim_skeleton" platforms/uc3m-2007.toml "$np" 1048576 1 >"$out/skeleton.json"
