@@ -12,6 +12,7 @@ paradigm" (J. Supercomputing 2009), "IEC" below; Singh, Isaila, Calderón, Garc�
 "Multiple-Phase Collective I/O Technique for Improving Data Access Locality" (PDP 2007), "MP" below;
 García Blas, Isaila, Singh, Carretero, "View-based collective I/O for MPI-IO" (CCGrid 2008), "VB".
 """
+import math
 from dataclasses import dataclass, field
 
 IEC = "IEC §4.1"
@@ -113,6 +114,36 @@ def executor_flat(r):
     fall = 1 - b / a
     v = "reproduced" if fall <= 0.05 else "partly" if fall <= 0.25 else "not reproduced"
     return v, f"executor {s(a)} at Bx = 1, {s(b)} at Bx = 1024 (Myrinet): {fall * 100:.0f} % apart"
+
+
+# ---- IEC §4.1: the inspector's scaling (scenarios/iec-inspector-nx.toml, iec-inspector-np.toml) ----
+
+def inspector_cpu(run):
+    """The inspector's computing time: the slowest rank's CPU time in the phase (its wall time also holds
+    the wait for the ranks whose open the metadata server served last)."""
+    p = next(p for p in run["phases"] if p["name"] == "inspector")
+    return max(p["ranks"]["cpu_s"])
+
+
+def sublinear_growth(xs, ts):
+    # "increases sublinearly": the log-log slope of the computing time from the smallest to the largest
+    # x between 0.05 and 0.9: reproduced; flat (|slope| <= 0.05): partly, sublinear without increasing;
+    # linear or faster, or falling: not reproduced.
+    slope = math.log(ts[-1] / ts[0]) / math.log(xs[-1] / xs[0])
+    v = "reproduced" if 0.05 < slope < 0.9 else "partly" if abs(slope) <= 0.05 else "not reproduced"
+    return v, slope
+
+
+def inspector_scaling(key, charge):
+    def judge(r):
+        runs = sorted(r.all(run__cpu_charge=charge), key=lambda x: x["params"][key])
+        xs = [x["params"][key] for x in runs]
+        ts = [inspector_cpu(x) for x in runs]
+        v, slope = sublinear_growth(xs, ts)
+        name = "Nx" if key == "workload.nx" else "Np"
+        return v, (f"inspector CPU {ts[0] * 1e3:.3f} ms at {name} = {xs[0]:,} to {ts[-1] * 1e3:.3f} ms at "
+                   f"{xs[-1]:,}: log-log slope {slope:.2f}")
+    return judge
 
 
 # ---- IEC §4.2: the comparative study (scenarios/compare-100mb.toml, the 100 MiB half) ----
@@ -436,6 +467,14 @@ CLAIMS = [
           "iec-executor", EXEC_SETS, write_unaffected),
     Claim("iec-executor-flat", IEC, "the performance of the executor does not depend on Nb",
           "iec-executor", EXEC_SETS, executor_flat, [TUPLE_COST]),
+    Claim("iec-inspector-nx", IEC, "the inspector's cost increases sublinearly with Nx (the code that runs)",
+          "iec-inspector-nx", ["run.cpu_charge=implementation"], inspector_scaling("workload.nx", "implementation")),
+    Claim("iec-inspector-nx-paper", IEC, "the same, charged as the paper's algorithm",
+          "iec-inspector-nx", ["run.cpu_charge=paper"], inspector_scaling("workload.nx", "paper")),
+    Claim("iec-inspector-np", IEC, "the inspector's cost increases sublinearly with Np (the code that runs)",
+          "iec-inspector-np", ["run.cpu_charge=implementation"], inspector_scaling("run.ranks", "implementation")),
+    Claim("iec-inspector-np-paper", IEC, "the same, charged as the paper's algorithm",
+          "iec-inspector-np", ["run.cpu_charge=paper"], inspector_scaling("run.ranks", "paper")),
     Claim("iec-executor-near-block", IEC2, "the executor does not depend on Bx or Nx, reaching values close to Block I/O",
           "compare-100mb", ["run.algorithm=[iec,block]", "network.mpi=myrinet", "workload.bx=[1,1024]"],
           executor_near_block),
