@@ -131,10 +131,19 @@ int plan_scenario(const PlanOptions& opt) {
                             spec.workload.kind + " workload of " + std::to_string(d.nx) + " entries";
   if (spec.algorithm == "iec" || spec.algorithm == "iec-parametric")
     return show_iec(opt, title, d, spec.algorithm);
+  if (spec.algorithm == "multiple-phase") {
+    if (!opt.svg.empty())
+      throw config::ConfigError("--svg draws the IEC plan only; multiple-phase's plan is text");
+    multiple_phase::Layout layout;
+    if (std::string why = multiple_phase::layout_of(d, layout); !why.empty()) throw config::ConfigError(why);
+    const int phases = multiple_phase::phases_to_run(spec.phases, spec.ranks);
+    std::cout << multiple_phase_text(title, layout, phases, spec.workload.element_size) << std::flush;
+    return 0;
+  }
   if (spec.algorithm != "two-phase")
-    throw config::ConfigError("plan shows the techniques iec, iec-parametric and two-phase; point " +
-                              std::to_string(k) + " runs " + spec.algorithm +
-                              " (see docs/techniques.md for it)");
+    throw config::ConfigError(
+        "plan shows the techniques iec, iec-parametric, two-phase and multiple-phase; point " +
+        std::to_string(k) + " runs " + spec.algorithm + " (see docs/techniques.md for it)");
   if (!opt.svg.empty()) throw config::ConfigError("--svg draws the IEC plan only; two-phase's plan is text");
   if (spec.hints.lap != LapCriterion::None)
     throw config::ConfigError("plan shows two-phase with ROMIO's aggregators; hints.lap = " +
@@ -157,7 +166,8 @@ CLI::App* add_plan_command(CLI::App& app, PlanOptions& o) {
   CLI::App* plan = app.add_subcommand(
       "plan",
       "Show a technique's plan step by step: IEC's memory layout per phase (--nx/--np), or one scenario "
-      "point's IEC or two-phase plan (aggregators, file domains, rounds, pieces per rank)");
+      "point's IEC, two-phase (aggregators, file domains, rounds, pieces per rank) or multiple-phase plan "
+      "(what each rank holds after each phase, what it sends, the file regions it writes)");
   plan->add_option("SCENARIO", o.scenario, "Scenario file (TOML) whose point to show");
   plan->add_option("--set", o.sets, "Override a parameter, as for run (repeatable)")
       ->type_name("KEY=VALUE")

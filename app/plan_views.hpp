@@ -1,12 +1,14 @@
 // What `ciosim plan` shows: the IEC inspector's memory layout per phase (the figures of Singh, Isaila,
 // Pichel, Carretero, "A collective I/O implementation based on inspector-executor paradigm", J.
-// Supercomputing 2009) as text and SVG, and the plan of one two-phase collective write as text.
+// Supercomputing 2009) as text and SVG, and the plan of one two-phase or multiple-phase collective write as
+// text.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "algorithms/iec/iec.hpp"
+#include "algorithms/multiple_phase/multiple_phase.hpp"
 #include "algorithms/two_phase/two_phase_explain.hpp"
 
 namespace ciosim::app {
@@ -27,5 +29,11 @@ std::string iec_svg(const std::string& title, const Distribution& d, const std::
 /// `max_rounds` rounds per aggregator shown; the rest summed up).
 std::string two_phase_text(const std::string& title, const two_phase::WritePlan& plan,
                            std::int64_t element_size, std::int64_t cb_buffer_size, int max_rounds);
+
+/// The multiple-phase plan as text: what each rank holds before and after each of `phases` phases (planes,
+/// pieces per plane, entries, file regions), what it sends and receives in each, and the regions it writes;
+/// a memory map per step when the array has at most about 90 entries.
+std::string multiple_phase_text(const std::string& title, const multiple_phase::Layout& layout, int phases,
+                                std::int64_t element_size);
 
 }  // namespace ciosim::app

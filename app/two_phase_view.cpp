@@ -8,19 +8,14 @@
 
 #include "app/commands.hpp"
 #include "app/plan_views.hpp"
+#include "app/text_columns.hpp"
 
 namespace ciosim::app {
 namespace {
 
-std::string right(const std::string& s, std::size_t w) {
-  return std::string(w > s.size() ? w - s.size() : 0, ' ') + s;
-}
-std::string left(const std::string& s, std::size_t w) {
-  return s + std::string(w > s.size() ? w - s.size() : 1, ' ');
-}
-std::string num(std::int64_t v) {
-  return std::to_string(v);
-}
+using columns::left;
+using columns::num;
+using columns::right;
 
 }  // namespace
 

@@ -288,3 +288,38 @@ TEST_CASE("ciosim list explains every registered technique step by step") {
     CHECK(contains(entry, " 2. "));
   }
 }
+
+TEST_CASE("ciosim plan SCENARIO shows what multiple-phase's ranks hold after each phase and write") {
+  Workspace w;
+  // A STEM-II array of 4 planes of 8 entries on 4 ranks (each holds 2 rows of every plane), as Fig. 3.
+  w.write("m.toml",
+          "name = \"m\"\n[run]\nalgorithm = \"multiple-phase\"\nranks = 4\nplatform = \"tiny\"\n"
+          "[workload]\nkind = \"stem2\"\nnx = 2\nny = 4\nnz = 2\nnl = 2\nnchem = 1\n");
+  const Output r = w.run("plan m.toml");
+  INFO(r.err << r.out);
+  REQUIRE(r.code == 0);
+  // Before: every rank's rows in every plane; after phase 0 the pair's rows of half the planes; after
+  // phase 1 (log2 4 = 2, all of them) one plane each, every row: one contiguous block per rank.
+  CHECK(contains(r.out, "    P1   ..11....|..11....|..11....|..11....\n"));
+  CHECK(contains(r.out, "    P2   ....2233|....2233|........|........\n"));
+  CHECK(contains(r.out, "    P2   ........|00112233|........|........\n"));
+  const auto write = section(r.out, "  rank      first byte");
+  REQUIRE(write.size() == 4);
+  // Rank 2 keeps plane 1 after the second phase: bytes 32..63 of the file, one region.
+  CHECK(words(write[2]) == std::vector<std::string>{"P2", "32", "63", "1", "32"});
+  CHECK(contains(r.out, "Every rank writes one contiguous block"));
+  CHECK(w.run("plan m.toml").out == r.out);  // deterministic
+  // One phase: two planes each, a region per plane.
+  const Output one = w.run("plan m.toml --set run.phases=1");
+  REQUIRE(one.code == 0);
+  CHECK_FALSE(contains(one.out, "Phase 1 ("));
+  CHECK(words(section(one.out, "  rank      first byte")[0]) ==
+        std::vector<std::string>{"P0", "0", "47", "2", "32"});
+  // What the plan cannot show is refused in one line: a picture, a rank count the butterfly cannot pair.
+  for (const char* bad : {"plan m.toml --svg m.svg", "plan m.toml --set run.ranks=3"}) {
+    const Output e = w.run(bad);
+    INFO(bad << ": " << e.err);
+    CHECK(e.code == 2);
+    CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
+  }
+}
