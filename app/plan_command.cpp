@@ -145,12 +145,15 @@ int plan_scenario(const PlanOptions& opt) {
         "plan shows the techniques iec, iec-parametric, two-phase and multiple-phase; point " +
         std::to_string(k) + " runs " + spec.algorithm + " (see docs/techniques.md for it)");
   if (!opt.svg.empty()) throw config::ConfigError("--svg draws the IEC plan only; two-phase's plan is text");
-  if (spec.hints.lap != LapCriterion::None)
-    throw config::ConfigError("plan shows two-phase with ROMIO's aggregators; hints.lap = " +
-                              std::string(lap_criterion_name(spec.hints.lap)) +
-                              " chooses them at every write from the data (set hints.lap=none)");
   std::vector<std::string> hosts;
   for (int r = 0; r < spec.ranks; ++r) hosts.push_back("node" + std::to_string(config::node_of(spec, r)));
+  if (spec.hints.lap != LapCriterion::None) {
+    if (d.unit < 1 || d.nx % d.unit != 0)
+      throw config::ConfigError("hints.lap: the distribution's " + std::to_string(d.nx) +
+                                " entries are not a whole number of items of " + std::to_string(d.unit));
+    std::cout << lap_text(title, d, hosts, spec.hints, spec.workload.element_size, opt.rounds) << std::flush;
+    return 0;
+  }
   const two_phase::WritePlan plan = two_phase::plan_write(d, spec.workload.element_size, spec.hints, hosts);
   std::string head = title;
   if (spec.access == Access::Read)
@@ -166,8 +169,9 @@ CLI::App* add_plan_command(CLI::App& app, PlanOptions& o) {
   CLI::App* plan = app.add_subcommand(
       "plan",
       "Show a technique's plan step by step: IEC's memory layout per phase (--nx/--np), or one scenario "
-      "point's IEC, two-phase (aggregators, file domains, rounds, pieces per rank) or multiple-phase plan "
-      "(what each rank holds after each phase, what it sends, the file regions it writes)");
+      "point's IEC, two-phase (aggregators, file domains, rounds, pieces per rank; with LAP, the benefit "
+      "matrix and the chosen hosts) or multiple-phase plan (what each rank holds after each phase, what it "
+      "sends, the file regions it writes)");
   plan->add_option("SCENARIO", o.scenario, "Scenario file (TOML) whose point to show");
   plan->add_option("--set", o.sets, "Override a parameter, as for run (repeatable)")
       ->type_name("KEY=VALUE")

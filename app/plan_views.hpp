@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "algorithms/iec/iec.hpp"
+#include "algorithms/lap/aggregation_interval.hpp"
 #include "algorithms/multiple_phase/multiple_phase.hpp"
 #include "algorithms/two_phase/two_phase_explain.hpp"
 
@@ -35,5 +36,12 @@ std::string two_phase_text(const std::string& title, const two_phase::WritePlan&
 /// a memory map per step when the array has at most about 90 entries.
 std::string multiple_phase_text(const std::string& title, const multiple_phase::Layout& layout, int phases,
                                 std::int64_t element_size);
+
+/// Two-phase with the LAP aggregator assignment as text: the intervals, the host x interval benefit matrix
+/// of hints.lap (ACN pieces or AVN items; shown up to 16 hosts), the hosts LAPJV chooses against ROMIO's
+/// default, then two_phase_text of the write with the chosen cb_config_list. `rank_hosts`: each rank's host.
+std::string lap_text(const std::string& title, const Distribution& d,
+                     const std::vector<std::string>& rank_hosts, IoHints hints, std::int64_t element_size,
+                     int max_rounds);
 
 }  // namespace ciosim::app

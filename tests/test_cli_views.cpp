@@ -323,3 +323,24 @@ TEST_CASE("ciosim plan SCENARIO shows what multiple-phase's ranks hold after eac
     CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
   }
 }
+
+TEST_CASE("ciosim plan SCENARIO shows the LAP assignment: intervals, benefit matrix, chosen hosts") {
+  Workspace w;
+  // The worked example of docs/two-phase.md: BIPS3D mesh1 on 8 hosts of one rank, load 100, AVN.
+  const std::string scenario = std::string(CIOSIM_SOURCE_DIR) + "/scenarios/lap-mesh1.toml";
+  const Output r = w.run("plan " + scenario + " --point 3");
+  INFO(r.err << r.out);
+  REQUIRE(r.code == 0);
+  CHECK(contains(r.out, "hints.lap=avn"));
+  CHECK(contains(r.out, "floor(N / hosts) = 5900 items each"));
+  // Interval -> host 1 2 6 7 0 3 4 5, the chosen string, and the two-phase plan that follows uses it.
+  CHECK(contains(r.out, "  cb_config_list = \"node1,node2,node6,node7,node0,node3,node4,node5\"\n"));
+  CHECK(contains(r.out, "\n  aggregators: P1 P2 P6 P7 P0 P3 P4 P5\n"));
+  // The chosen hosts keep more of each interval's data than ROMIO's default: the totals row.
+  const auto choice = section(r.out, "  interval  LAP host");
+  REQUIRE(choice.size() == 10);  // 8 intervals, the total, the string
+  const auto total = words(choice[8]);
+  REQUIRE(total.size() == 3);
+  CHECK(std::stoll(total[1]) > std::stoll(total[2]));
+  CHECK(w.run("plan " + scenario + " --point 3").out == r.out);  // deterministic
+}
