@@ -140,9 +140,15 @@ int plan_scenario(const PlanOptions& opt) {
     std::cout << multiple_phase_text(title, layout, phases, spec.workload.element_size) << std::flush;
     return 0;
   }
+  if (spec.algorithm == "view-based") {
+    if (!opt.svg.empty())
+      throw config::ConfigError("--svg draws the IEC plan only; view-based's plan is text");
+    std::cout << view_based_text(title, d, spec.hints, spec.workload.element_size) << std::flush;
+    return 0;
+  }
   if (spec.algorithm != "two-phase")
     throw config::ConfigError(
-        "plan shows the techniques iec, iec-parametric, two-phase and multiple-phase; point " +
+        "plan shows the techniques iec, iec-parametric, two-phase, multiple-phase and view-based; point " +
         std::to_string(k) + " runs " + spec.algorithm + " (see docs/techniques.md for it)");
   if (!opt.svg.empty()) throw config::ConfigError("--svg draws the IEC plan only; two-phase's plan is text");
   std::vector<std::string> hosts;
@@ -170,8 +176,8 @@ CLI::App* add_plan_command(CLI::App& app, PlanOptions& o) {
       "plan",
       "Show a technique's plan step by step: IEC's memory layout per phase (--nx/--np), or one scenario "
       "point's IEC, two-phase (aggregators, file domains, rounds, pieces per rank; with LAP, the benefit "
-      "matrix and the chosen hosts) or multiple-phase plan (what each rank holds after each phase, what it "
-      "sends, the file regions it writes)");
+      "matrix and the chosen hosts), multiple-phase (what each rank holds after each phase, what it sends, "
+      "the file regions it writes) or view-based plan (the views shipped, block owners, pools)");
   plan->add_option("SCENARIO", o.scenario, "Scenario file (TOML) whose point to show");
   plan->add_option("--set", o.sets, "Override a parameter, as for run (repeatable)")
       ->type_name("KEY=VALUE")

@@ -11,6 +11,7 @@
 #include "algorithms/lap/aggregation_interval.hpp"
 #include "algorithms/multiple_phase/multiple_phase.hpp"
 #include "algorithms/two_phase/two_phase_explain.hpp"
+#include "algorithms/view_based/view_based.hpp"
 
 namespace ciosim::app {
 
@@ -43,5 +44,12 @@ std::string multiple_phase_text(const std::string& title, const multiple_phase::
 std::string lap_text(const std::string& title, const Distribution& d,
                      const std::vector<std::string>& rank_hosts, IoHints hints, std::int64_t element_size,
                      int max_rounds);
+
+/// View-based I/O as text: each rank's shipped view (bytes, tuples, to how many aggregators), the blocks
+/// and their owners, then one collective write of every rank's whole view: per rank the blocks it touches,
+/// messages and bytes; per aggregator the messages in, the blocks it buffers, those its pool writes back
+/// during the call and those left dirty for the close.
+std::string view_based_text(const std::string& title, const Distribution& d, const IoHints& hints,
+                            std::int64_t element_size);
 
 }  // namespace ciosim::app

@@ -344,3 +344,53 @@ TEST_CASE("ciosim plan SCENARIO shows the LAP assignment: intervals, benefit mat
   CHECK(std::stoll(total[1]) > std::stoll(total[2]));
   CHECK(w.run("plan " + scenario + " --point 3").out == r.out);  // deterministic
 }
+
+TEST_CASE("ciosim plan SCENARIO shows view-based's shipped views, block owners and pools, as the run does") {
+  Workspace w;
+  // block3d 32^3 4-byte entries (128 KiB) on 4 ranks, blocks of 4 KiB: 32 blocks, 8 per aggregator.
+  const std::string toml =
+      "name = \"v\"\n[run]\nalgorithm = \"view-based\"\nranks = 4\nplatform = \"tiny\"\n"
+      "sequence = \"open write close\"\n[workload]\nkind = \"block3d\"\nnx = 32\nny = 32\nnz = 32\n"
+      "[hints]\nvb_buffer_size = 4096\n";
+  w.write("v.toml", toml);
+  const Output r = w.run("plan v.toml");
+  INFO(r.err << r.out);
+  REQUIRE(r.code == 0);
+  CHECK(contains(r.out, "is cut into 32 blocks of 4096 bytes"));
+  // The messages each rank sends, summed, are the receives the simulated write makes (one per (rank, block)
+  // pair away from its owner); the view messages are those of the open.
+  const auto senders = section(r.out, "  rank    blocks  messages");
+  REQUIRE(senders.size() == 4);
+  long long messages = 0;
+  for (const auto& l : senders) messages += std::stoll(words(l)[2]);
+  REQUIRE(w.run("run v.toml -q --out out").code == 0);
+  const auto res = nlohmann::json::parse(slurp(w.root / "out/results.json"));
+  const long long recvs = res["runs"][0]["calls"]["recv"];
+  CHECK(messages == recvs);
+  // The pool: 16 buffers by default hold an aggregator's 8 blocks; with 2 buffers, 6 are written back during
+  // the call and 2 wait for the close.
+  const auto pools = section(r.out, "  aggregator   messages in");
+  REQUIRE(pools.size() == 4);
+  CHECK(words(pools[0])[4] == "0");
+  const Output small = w.run("plan v.toml --set hints.vb_pool_size=8192");
+  REQUIRE(small.code == 0);
+  const auto tight = section(small.out, "  aggregator   messages in");
+  REQUIRE(tight.size() == 4);
+  CHECK(words(tight[0]).size() == 6);
+  CHECK(words(tight[0])[3] == "8");
+  CHECK(words(tight[0])[4] == "6");
+  CHECK(words(tight[0])[5] == "2");
+  // ... as the simulated run does: its write phase writes the evicted blocks, its flush the dirty ones.
+  long long back = 0, dirty = 0;
+  for (const auto& l : tight) {
+    back += std::stoll(words(l)[4]);
+    dirty += std::stoll(words(l)[5]);
+  }
+  REQUIRE(w.run("run v.toml -q --out tight --set hints.vb_pool_size=8192").code == 0);
+  const auto phases = nlohmann::json::parse(slurp(w.root / "tight/results.json"))["runs"][0]["phases"];
+  for (const auto& ph : phases) {
+    if (ph["name"] == "write") CHECK(ph["calls"]["file_write"].get<long long>() == back);
+    if (ph["name"] == "flush") CHECK(ph["calls"]["file_write"].get<long long>() == dirty);
+  }
+  CHECK(w.run("plan v.toml").out == r.out);  // deterministic
+}
