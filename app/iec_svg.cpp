@@ -8,51 +8,14 @@
 #include <string_view>
 
 #include "app/plan_views.hpp"
+#include "app/svg_canvas.hpp"
 #include "config/params.hpp"
 
 namespace ciosim::app {
 namespace {
 
-// Light colours, one per final owner rank (the tab10 palette's pale half, then repeated).
-const char* const kPalette[] = {"#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5",
-                                "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5"};
-
-std::string esc(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '&')
-      o += "&amp;";
-    else if (c == '<')
-      o += "&lt;";
-    else if (c == '>')
-      o += "&gt;";
-    else
-      o += c;
-  }
-  return o;
-}
-
-struct Canvas {
-  std::ostringstream body;
-  int cell = 22;
-  int label_w = 40;
-  int right = 0;  ///< the rightmost pixel any text may reach (estimated: 0.62 em per character)
-  void text(int x, int y, const std::string& s, int size = 11, const char* anchor = "start",
-            const char* weight = "normal") {
-    if (std::string_view(anchor) == "start")
-      right = std::max(
-          right, x + static_cast<int>(static_cast<double>(s.size() * static_cast<std::size_t>(size)) * 0.62));
-    body << "<text x=\"" << x << "\" y=\"" << y << "\" font-size=\"" << size << "\" text-anchor=\"" << anchor
-         << "\" font-weight=\"" << weight << "\">" << esc(s) << "</text>\n";
-  }
-  void box(int x, int y, const char* fill, bool outlined, std::int64_t value) {
-    body << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << cell << "\" height=\"" << cell
-         << "\" fill=\"" << fill << "\" stroke=\"" << (outlined ? "#b00000" : "#888888")
-         << "\" stroke-width=\"" << (outlined ? "2.5" : "0.6") << "\"/>\n";
-    if (value >= 0)
-      text(x + cell / 2, y + cell / 2 + 4, std::to_string(value), cell >= 20 ? 10 : 7, "middle");
-  }
-};
+using svg::Canvas;
+using svg::kPalette;
 
 }  // namespace
 
@@ -144,14 +107,7 @@ std::string iec_svg(const std::string& title, const Distribution& d,
     y += c.cell + 2;
   }
   y += margin;
-  const int width = std::max(x0 + static_cast<int>(slots) * c.cell, c.right) + margin;
-  std::ostringstream svg;
-  svg << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << y
-      << "\" viewBox=\"0 0 " << width << " " << y << "\" font-family=\"DejaVu Sans, sans-serif\">\n"
-      << "<rect x=\"0\" y=\"0\" width=\"" << width << "\" height=\"" << y << "\" fill=\"#ffffff\"/>\n"
-      << c.body.str() << "</svg>\n";
-  return svg.str();
+  return c.document(x0 + static_cast<int>(slots) * c.cell, y, margin);
 }
 
 }  // namespace ciosim::app

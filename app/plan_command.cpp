@@ -132,17 +132,19 @@ int plan_scenario(const PlanOptions& opt) {
   if (spec.algorithm == "iec" || spec.algorithm == "iec-parametric")
     return show_iec(opt, title, d, spec.algorithm);
   if (spec.algorithm == "multiple-phase") {
-    if (!opt.svg.empty())
-      throw config::ConfigError("--svg draws the IEC plan only; multiple-phase's plan is text");
     multiple_phase::Layout layout;
     if (std::string why = multiple_phase::layout_of(d, layout); !why.empty()) throw config::ConfigError(why);
     const int phases = multiple_phase::phases_to_run(spec.phases, spec.ranks);
+    if (!opt.svg.empty()) check_svg_path(opt.svg);
+    const std::string svg = opt.svg.empty() ? "" : multiple_phase_svg(title, layout, phases);  // limits first
     std::cout << multiple_phase_text(title, layout, phases, spec.workload.element_size) << std::flush;
+    if (!opt.svg.empty()) write_svg(opt.svg, svg);
     return 0;
   }
   if (spec.algorithm == "view-based") {
     if (!opt.svg.empty())
-      throw config::ConfigError("--svg draws the IEC plan only; view-based's plan is text");
+      throw config::ConfigError(
+          "--svg draws the IEC and multiple-phase plans only; view-based's plan is text");
     std::cout << view_based_text(title, d, spec.hints, spec.workload.element_size) << std::flush;
     return 0;
   }
@@ -150,7 +152,8 @@ int plan_scenario(const PlanOptions& opt) {
     throw config::ConfigError(
         "plan shows the techniques iec, iec-parametric, two-phase, multiple-phase and view-based; point " +
         std::to_string(k) + " runs " + spec.algorithm + " (see docs/techniques.md for it)");
-  if (!opt.svg.empty()) throw config::ConfigError("--svg draws the IEC plan only; two-phase's plan is text");
+  if (!opt.svg.empty())
+    throw config::ConfigError("--svg draws the IEC and multiple-phase plans only; two-phase's plan is text");
   std::vector<std::string> hosts;
   for (int r = 0; r < spec.ranks; ++r) hosts.push_back("node" + std::to_string(config::node_of(spec, r)));
   if (spec.hints.lap != LapCriterion::None) {

@@ -52,4 +52,9 @@ std::string lap_text(const std::string& title, const Distribution& d,
 std::string view_based_text(const std::string& title, const Distribution& d, const IoHints& hints,
                             std::int64_t element_size);
 
+/// The same as an SVG picture: each rank's memory before and after every phase, one box per entry of x
+/// coloured by the rank whose entry it is, the entries sent in the next phase outlined; at most 128 entries
+/// and 64 ranks (a config::ConfigError naming the limits otherwise). Deterministic.
+std::string multiple_phase_svg(const std::string& title, const multiple_phase::Layout& layout, int phases);
+
 }  // namespace ciosim::app

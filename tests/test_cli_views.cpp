@@ -315,13 +315,26 @@ TEST_CASE("ciosim plan SCENARIO shows what multiple-phase's ranks hold after eac
   CHECK_FALSE(contains(one.out, "Phase 1 ("));
   CHECK(words(section(one.out, "  rank      first byte")[0]) ==
         std::vector<std::string>{"P0", "0", "47", "2", "32"});
-  // What the plan cannot show is refused in one line: a picture, a rank count the butterfly cannot pair.
-  for (const char* bad : {"plan m.toml --svg m.svg", "plan m.toml --set run.ranks=3"}) {
+  // The picture: every rank's 32 entries at each of the 3 steps (a box each, plus the page), the entries sent
+  // outlined (4 per rank and phase), the same text printed beside it, and byte-identical twice.
+  const Output s1 = w.run("plan m.toml --svg m1.svg");
+  REQUIRE(s1.code == 0);
+  CHECK(s1.out == r.out);
+  REQUIRE(w.run("plan m.toml --svg m2.svg").code == 0);
+  const std::string svg = slurp(w.root / "m1.svg");
+  CHECK(svg == slurp(w.root / "m2.svg"));
+  CHECK(count(svg, "<rect ") == 3 * 4 * 32 + 1);
+  CHECK(count(svg, "stroke=\"#b00000\"") == 2 * 4 * 4);
+  // What the plan cannot show is refused in one line, and no picture is written: an array too large to
+  // draw, a rank count the butterfly cannot pair.
+  for (const char* bad :
+       {"plan m.toml --svg big.svg --set workload.ny=64", "plan m.toml --set run.ranks=3"}) {
     const Output e = w.run(bad);
     INFO(bad << ": " << e.err);
     CHECK(e.code == 2);
     CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
   }
+  CHECK_FALSE(fs::exists(w.root / "big.svg"));
 }
 
 TEST_CASE("ciosim plan SCENARIO shows the LAP assignment: intervals, benefit matrix, chosen hosts") {
