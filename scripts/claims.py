@@ -88,8 +88,15 @@ class Runs:
         return [p["time_s"] for p in run["phases"] if re.fullmatch(r"exchange\d*", p["name"])]
 
 
+_RUNS = {}  # (scenario, sets) -> Runs: claims that need the same points share one run
+
+
 def run_points(claim, build, out, extra_sets, jobs):
-    """Runs the claim's scenario with its sets (and `extra_sets`) into `out`; returns its Runs."""
+    """Runs the claim's scenario with its sets (and `extra_sets`) into `out`, or reuses the run of an earlier
+    claim that asked for the same points; returns its Runs."""
+    key = (claim.scenario, tuple(claim.sets) + tuple(extra_sets))
+    if key in _RUNS:
+        return _RUNS[key]
     cmd = [os.path.join(build, "ciosim"), "run", os.path.join(ROOT, "scenarios", claim.scenario + ".toml"),
            "-q", "--out", out, "-j", str(jobs)]
     for s in list(claim.sets) + list(extra_sets):
@@ -97,7 +104,8 @@ def run_points(claim, build, out, extra_sets, jobs):
     done = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} exited {done.returncode}: {done.stderr.strip().splitlines()[-1:]}")
-    return Runs(os.path.join(out, "results.json"))
+    _RUNS[key] = Runs(os.path.join(out, "results.json"))
+    return _RUNS[key]
 
 
 def judge(claim, runs):
