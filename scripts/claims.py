@@ -33,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import claim_ledger  # noqa: E402  (the claims themselves)
@@ -46,6 +47,7 @@ class Runs:
     rank count and every swept parameter (run.phases, workload.bx, workload.preset, ...)."""
 
     def __init__(self, path):
+        self.folder = os.path.dirname(path)
         with open(path) as f:
             self.runs = json.load(f)["runs"]
         bad = [r for r in self.runs if not r["file_verified"]]
@@ -119,10 +121,23 @@ def fmt_value(param, v):
     return f"{v * param.scale:g} {param.unit}".strip()
 
 
-def robustness(claim, base_verdict, build, out, jobs):
+def check_base(claim, param, base):
+    """The scenario's own value of `param` must be the one the ledger calls ours: a claim whose scenario or
+    platform changed is not re-decided around a stale base."""
+    with open(os.path.join(base.folder, "effective-config.toml"), "rb") as f:
+        config = tomllib.load(f)
+    table, key = param.key.split(".", 1)
+    value = config.get(table, {}).get(key)
+    if not isinstance(value, (int, float)) or abs(value - param.base) > 1e-9 * abs(param.base):
+        raise RuntimeError(f"claim {claim.name}: {param.key} is {value} in its scenario, but the ledger's base value "
+                           f"is {param.base:g} (update scripts/claim_ledger.py)")
+
+
+def robustness(claim, base, base_verdict, build, out, jobs):
     """Per parameter, the verdict at each value of its range, as one sentence each."""
     parts = []
     for param in claim.depends:
+        check_base(claim, param, base)
         seen = []
         for v in param.values:
             if v == param.base:
@@ -249,7 +264,7 @@ def main():
             try:
                 runs = run_points(c, a.build, os.path.join(out, c.name, "base"), [], a.j)
                 verdict, evidence = judge(c, runs)
-                robust = robustness(c, verdict, a.build, os.path.join(out, c.name), a.j) \
+                robust = robustness(c, runs, verdict, a.build, os.path.join(out, c.name), a.j) \
                     if a.robustness and c.depends else ""
             except (RuntimeError, KeyError, ValueError) as e:
                 print(f"{c.name}: FAILED: {e}", file=sys.stderr)
