@@ -159,9 +159,9 @@ def parameters_table():
     seen, lines = set(), ["| parameter | values tried | ours | why that range |", "|---|---|---|---|"]
     for c in claim_ledger.CLAIMS:
         for p in c.depends:
-            if p.key in seen:
+            if (p.key, p.base) in seen:
                 continue
-            seen.add(p.key)
+            seen.add((p.key, p.base))
             lines.append(f"| `{p.key}` | {', '.join(fmt_value(p, v) for v in p.values)} | "
                          f"{fmt_value(p, p.base)} | {p.what} |")
     return "\n".join(lines) + "\n"
