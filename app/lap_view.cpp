@@ -58,9 +58,10 @@ std::string lap_text(const std::string& title, const Distribution& d,
                   "interval's aggregator (the data it would not have to receive).",
               0)
       << "\n";
+  std::size_t names_w = 0;  // the longest host name and a gap: the width of the host columns below
+  for (const auto& n : hosts.names) names_w = std::max(names_w, n.size() + 2);
   if (H <= kMatrixColumns) {
-    std::size_t hw = 6;
-    for (const auto& n : hosts.names) hw = std::max(hw, n.size() + 2);
+    const std::size_t hw = std::max<std::size_t>(6, names_w);
     out << "  " << left("host", hw);
     for (int k = 0; k < H; ++k) out << right("I" + num(k), 8);
     out << "\n";
@@ -80,8 +81,7 @@ std::string lap_text(const std::string& title, const Distribution& d,
              "ROMIO's default (cb_config_list *:1, file domain k to the k-th host):",
              0)
       << "\n";
-  std::size_t hw = 8;
-  for (const auto& n : hosts.names) hw = std::max(hw, n.size() + 2);
+  const std::size_t hw = std::max<std::size_t>(8, names_w);
   out << "  " << left("interval", 10) << left("LAP host", hw) << right(what, 10) << "   "
       << left("default", hw) << right(what, 10) << "\n";
   std::int64_t lap_total = 0;

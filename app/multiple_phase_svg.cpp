@@ -24,13 +24,7 @@ std::string multiple_phase_svg(const std::string& title, const multiple_phase::L
     throw config::ConfigError("--svg draws at most " + std::to_string(kMaxEntries) + " entries and " +
                               std::to_string(kMaxRanks) + " ranks; this array has " + std::to_string(n) +
                               " entries on " + std::to_string(P) + " ranks (use a smaller workload)");
-  // Whose entry each position of x is: the rank whose pieces hold it.
-  std::vector<int> of(static_cast<std::size_t>(n), 0);
-  for (int r = 0; r < P; ++r)
-    for (const Tuple& t : l.pieces[static_cast<std::size_t>(r)])
-      for (std::int64_t w = 0; w < l.planes; ++w)
-        for (std::int64_t i = t.offset; i < t.offset + t.length; ++i)
-          of[static_cast<std::size_t>(w * l.plane + i)] = r;
+  const std::vector<int> of = entry_owners(l);
 
   svg::Canvas c;
   c.cell = n <= 48 ? 22 : 14;

@@ -50,17 +50,6 @@ void holdings(std::ostringstream& out, const multiple_phase::Layout& l, int k, s
   }
 }
 
-/// Whose entry each position of x is (the rank whose pieces hold it), for the memory map.
-std::vector<int> owners(const multiple_phase::Layout& l) {
-  std::vector<int> of(static_cast<std::size_t>(l.plane * l.planes), -1);
-  for (int r = 0; r < l.nprocs(); ++r)
-    for (const Tuple& t : l.pieces[static_cast<std::size_t>(r)])
-      for (std::int64_t w = 0; w < l.planes; ++w)
-        for (std::int64_t i = t.offset; i < t.offset + t.length; ++i)
-          of[static_cast<std::size_t>(w * l.plane + i)] = r;
-  return of;
-}
-
 char rank_char(int r) {
   return r < 10 ? static_cast<char>('0' + r) : static_cast<char>('a' + (r - 10) % 26);
 }
@@ -83,6 +72,16 @@ void memory_map(std::ostringstream& out, const multiple_phase::Layout& l, int k,
 
 }  // namespace
 
+std::vector<int> entry_owners(const multiple_phase::Layout& l) {
+  std::vector<int> of(static_cast<std::size_t>(l.plane * l.planes), -1);
+  for (int r = 0; r < l.nprocs(); ++r)
+    for (const Tuple& t : l.pieces[static_cast<std::size_t>(r)])
+      for (std::int64_t w = 0; w < l.planes; ++w)
+        for (std::int64_t i = t.offset; i < t.offset + t.length; ++i)
+          of[static_cast<std::size_t>(w * l.plane + i)] = r;
+  return of;
+}
+
 std::string multiple_phase_text(const std::string& title, const multiple_phase::Layout& l, int phases,
                                 std::int64_t element_size) {
   const int P = l.nprocs();
@@ -90,7 +89,7 @@ std::string multiple_phase_text(const std::string& title, const multiple_phase::
   while ((1 << all) < P) ++all;
   // The memory map fits a line of about 100 columns.
   const bool mapped = l.plane * l.planes + l.planes <= 96;
-  const std::vector<int> of = mapped ? owners(l) : std::vector<int>{};
+  const std::vector<int> of = mapped ? entry_owners(l) : std::vector<int>{};
   std::ostringstream out;
   out << title << "\n\n";
   out << wrap("The array x is " + num(l.planes) + " planes of " + num(l.plane) +

@@ -52,6 +52,9 @@ std::string lap_text(const std::string& title, const Distribution& d,
 std::string view_based_text(const std::string& title, const Distribution& d, const IoHints& hints,
                             std::int64_t element_size);
 
+/// Whose entry each position of x is in a multiple-phase layout: the rank whose pieces hold it.
+std::vector<int> entry_owners(const multiple_phase::Layout& layout);
+
 /// The same as an SVG picture: each rank's memory before and after every phase, one box per entry of x
 /// coloured by the rank whose entry it is, the entries sent in the next phase outlined; at most 128 entries
 /// and 64 ranks (a config::ConfigError naming the limits otherwise). Deterministic.

@@ -527,7 +527,15 @@ def collectives_higher(r):
             f"collectives at 64 ranks: two-phase {n['two-phase']:,}, view-based {n['view-based']:,}")
 
 
-STEM_MP = ["run.algorithm=[independent,multiple-phase,two-phase]"]
+def on_storage_models(name, says, sets, judge, disk_depends, cache_says="the same, with page caches"):
+    """A multiple-phase claim decided on each storage model of docs/reproduction.md: disks without position
+    (stem2-figs6-8, NAME), disks with a head (stem2-disk, NAME-disk, re-decided over `disk_depends`) and
+    page caches before them (stem2-cache, NAME-cache), the same points and judge on each."""
+    return [Claim(name, MP, says, "stem2-figs6-8", sets, judge),
+            Claim(name + "-disk", MP, "the same, on disks with a head", "stem2-disk", sets, judge, list(disk_depends)),
+            Claim(name + "-cache", MP, cache_says, "stem2-cache", sets, judge)]
+
+
 
 CLAIMS = [
     Claim("iec-exchanges-constant", IEC, "the communication times are almost constant for all the phases and Bx values",
@@ -566,22 +574,14 @@ CLAIMS = [
     Claim("fast-ethernet-iec-near-two-phase", IEC2, "for larger Bx, no important difference between IEC I/O and Two Phase I/O (Fast Ethernet)",
           "compare-100mb", ["run.algorithm=[iec,two-phase]", "network.mpi=fast-ethernet", "workload.bx=1024"],
           fe_iec_close_to_two_phase, [TUPLE_COST]),
-    Claim("mp-write-falls", MP, "the disk write time falls as the number of communication phases increases (disks without position)",
-          "stem2-figs6-8", SL1 + ["run.algorithm=multiple-phase"], write_falls_with_phases),
-    Claim("mp-write-falls-disk", MP, "the same, on disks with a head", "stem2-disk", SL1 + ["run.algorithm=multiple-phase"],
-          write_falls_with_phases, [SEEK_TRACK, DISK_BW]),
-    Claim("mp-write-falls-cache", MP, "the same, with page caches before the disks", "stem2-cache",
-          SL1 + ["run.algorithm=multiple-phase"], write_falls_with_phases),
-    Claim("mp-all-phases-best", MP, "all Nph communication phases give the best performance of the technique (disks without position)",
-          "stem2-figs6-8", SL1 + ["run.algorithm=multiple-phase"], all_phases_best),
-    Claim("mp-all-phases-best-disk", MP, "the same, on disks with a head", "stem2-disk", SL1 + ["run.algorithm=multiple-phase"],
-          all_phases_best, [SEEK_TRACK, DISK_BW]),
-    Claim("mp-all-phases-best-cache", MP, "the same, with page caches", "stem2-cache", SL1 + ["run.algorithm=multiple-phase"],
-          all_phases_best),
-    Claim("mp-best", MP, "Multiple-Phase Collective obtains the best performance (disks without position)",
-          "stem2-figs6-8", SL1, mp_best),
-    Claim("mp-best-disk", MP, "the same, on disks with a head", "stem2-disk", SL1, mp_best, [SEEK_TRACK]),
-    Claim("mp-best-cache", MP, "the same, with page caches", "stem2-cache", SL1, mp_best),
+    *on_storage_models("mp-write-falls", "the disk write time falls as the number of communication phases "
+                       "increases (disks without position)", SL1 + ["run.algorithm=multiple-phase"],
+                       write_falls_with_phases, [SEEK_TRACK, DISK_BW], "the same, with page caches before the disks"),
+    *on_storage_models("mp-all-phases-best", "all Nph communication phases give the best performance of the "
+                       "technique (disks without position)", SL1 + ["run.algorithm=multiple-phase"],
+                       all_phases_best, [SEEK_TRACK, DISK_BW]),
+    *on_storage_models("mp-best", "Multiple-Phase Collective obtains the best performance (disks without position)",
+                       SL1, mp_best, [SEEK_TRACK]),
     Claim("sl2-doubles", MP, "doubling the data (SL2) increases every technique's time proportionally",
           "stem2-figs6-8", ["workload.preset=[sl1,sl2]"], sl2_doubles),
     Claim("sl3-proportional", MP, "SL3: the 3-phase technique's time is proportional to the data",
@@ -589,14 +589,10 @@ CLAIMS = [
           sl3_proportional),
     Claim("sl3-proportional-cache", MP, "the same, with page caches", "stem2-cache",
           ["run.algorithm=multiple-phase", "run.phases=3", "workload.preset=[sl1,sl3]"], sl3_proportional),
-    Claim("sl3-noncontiguous-improves", MP, "SL3: techniques that write non-consecutive blocks improve (1.5x the data in almost the same time)",
-          "stem2-figs6-8", ["run.algorithm=[independent,multiple-phase]", "workload.preset=[sl1,sl3]"],
-          sl3_noncontiguous_improves),
-    Claim("sl3-noncontiguous-improves-disk", MP, "the same, on disks with a head", "stem2-disk",
-          ["run.algorithm=[independent,multiple-phase]", "workload.preset=[sl1,sl3]"], sl3_noncontiguous_improves,
-          [SEEK_TRACK]),
-    Claim("sl3-noncontiguous-improves-cache", MP, "the same, with page caches", "stem2-cache",
-          ["run.algorithm=[independent,multiple-phase]", "workload.preset=[sl1,sl3]"], sl3_noncontiguous_improves),
+    *on_storage_models("sl3-noncontiguous-improves", "SL3: techniques that write non-consecutive blocks improve "
+                       "(1.5x the data in almost the same time)",
+                       ["run.algorithm=[independent,multiple-phase]", "workload.preset=[sl1,sl3]"],
+                       sl3_noncontiguous_improves, [SEEK_TRACK]),
     Claim("mp-fast-ethernet-third-phase", MP, "on Fast Ethernet communication costs increase, limiting the third phase",
           "stem2-figs9-10", ["run.algorithm=multiple-phase", "run.phases=3"], fe_third_phase),
     Claim("mp-io-unchanged-by-network", MP, "the I/O disk access cost does not change with the MPI network",

@@ -222,14 +222,14 @@ int PvfsSim::serve_io(IoRequest* req, const sg4::MutexPtr& cpu, const sg4::Semap
       file().read_ranges(ranges, req->rdata);
       if (inflight.size() == kChunksInFlight) {
         inflight.front().first->wait();
-        record_transfer(iod_nic_[k], rank_host, inflight.front().first, inflight.front().second);
+        record_transfer(iod_nic(k), rank_host, inflight.front().first, inflight.front().second);
         inflight.pop_front();
       }
       inflight.emplace_back(req->data->put_async(req, static_cast<std::uint64_t>(b - a)), b - a);
     }
     inflight.for_each([&](const sg4::CommPtr& c, std::int64_t bytes) {
       c->wait();
-      record_transfer(iod_nic_[k], rank_host, c, bytes);
+      record_transfer(iod_nic(k), rank_host, c, bytes);
     });
   }
   log().span(iod_actor_[k],
@@ -261,7 +261,7 @@ void PvfsSim::run_flows(std::span<const std::unique_ptr<IoRequest>> reqs) {
   for (std::size_t i = 0; i < reqs.size(); ++i) {
     Flow& f = flows[i];
     f.req = reqs[i].get();
-    f.server = iod_nic_[static_cast<std::size_t>(f.req->part.server)];
+    f.server = iod_nic(static_cast<std::size_t>(f.req->part.server));
     f.chunks = chunks_of(f.req->part.bytes, cfg.flow_buffer);
     const auto header = static_cast<std::uint64_t>(
         cfg.request_header + cfg.region_descriptor * static_cast<std::int64_t>(f.req->part.pieces.size()));
@@ -397,7 +397,6 @@ void PvfsSim::build(const filesystem::PlatformHooks& platform) {
     const std::string name = "iod" + std::to_string(k);
     const auto [h, node] = add(name, k % nodes);
     iod_node_.push_back(node);
-    iod_nic_.push_back(node ? node : h);
     sg4::Disk* disk = h->create_disk("disk", cfg_.disk_read_Bps, cfg_.disk_write_Bps)->seal();
     disks_.push_back(
         std::make_unique<filesystem::DiskSim>(disk, cfg_.disk, cfg_.disk_read_Bps, cfg_.disk_write_Bps));

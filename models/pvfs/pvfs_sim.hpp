@@ -53,10 +53,13 @@ class PvfsSim final : public filesystem::FileSystemSim {
   sg4::Host* mds_ = nullptr;
   std::vector<sg4::Host*> iods_;
   // Beside compute nodes: the node each server's CPU work runs on and whose NIC carries its traffic
-  // (null, and the server's own host for the NIC, when it has a host of its own).
+  // (null when it has a host of its own).
   sg4::Host* mds_node_ = nullptr;
   std::vector<sg4::Host*> iod_node_;
-  std::vector<const sg4::Host*> iod_nic_;
+  /// The host whose NIC carries I/O server k's traffic (where it is recorded): its node, or its own host.
+  [[nodiscard]] const sg4::Host* iod_nic(std::size_t k) const {
+    return iod_node_[k] ? iod_node_[k] : iods_[k];
+  }
   std::vector<std::unique_ptr<filesystem::DiskSim>> disks_;        ///< each I/O server's disk
   std::vector<std::unique_ptr<filesystem::PageCacheSim>> caches_;  ///< their page caches (if enabled)
   std::vector<sg4::Mailbox*> iod_mailbox_;                         ///< each I/O server's request mailbox
