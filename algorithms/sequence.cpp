@@ -14,8 +14,8 @@ namespace ciosim {
 namespace {
 
 const char* kValidOps =
-    "valid: open, close, write, read, sync, next, view:BYTES, compute:SECONDS, compute:workload, "
-    "and ( ... )*N";
+    "valid: open, close, write, read, write/N, read/N, sync, next, view:BYTES, compute:SECONDS, "
+    "compute:workload, and ( ... )*N";
 
 [[noreturn]] void bad(const std::string& what) {
   throw std::invalid_argument("run.sequence: " + what);
@@ -111,7 +111,17 @@ class Parser {
       op.kind = OpKind::Write;
     else if (w == "read")
       op.kind = OpKind::Read;
-    else if (w == "sync")
+    else if (w.rfind("write/", 0) == 0 || w.rfind("read/", 0) == 0) {
+      op.kind = w[0] == 'w' ? OpKind::Write : OpKind::Read;
+      const std::string v = w.substr(w.find('/') + 1);
+      const bool digits = !v.empty() && v.size() <= 9 && std::all_of(v.begin(), v.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+      });
+      if (!digits || std::stoll(v) < 1)
+        bad("\"" + w + "\"" + where + ": " + w.substr(0, w.find('/')) +
+            "/N takes N parts, a whole number from 1 to 999999999");
+      op.parts = static_cast<int>(std::stoll(v));
+    } else if (w == "sync")
       op.kind = OpKind::Sync;
     else if (w == "next")
       op.kind = OpKind::Next;
@@ -185,9 +195,9 @@ std::string op_name(const Op& op) {
     case OpKind::Close:
       return "close";
     case OpKind::Write:
-      return "write";
+      return op.parts > 1 ? "write/" + std::to_string(op.parts) : "write";
     case OpKind::Read:
-      return "read";
+      return op.parts > 1 ? "read/" + std::to_string(op.parts) : "read";
     case OpKind::Sync:
       return "sync";
     case OpKind::Next:
@@ -208,9 +218,20 @@ void check_sequence(const std::vector<Op>& ops, std::int64_t element_size) {
   if (ops.empty()) bad("no operation; " + std::string(kValidOps));
   bool open = false;
   bool io = false;
+  const Op* step = nullptr;  // the write/N or read/N whose step is under way
+  int done = 0;              // its parts done
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const Op& op = ops[i];
     const std::string which = "\"" + op_name(op) + "\" (operation " + std::to_string(i + 1) + ")";
+    const bool access = op.kind == OpKind::Write || op.kind == OpKind::Read;
+    if (step != nullptr && op.kind != OpKind::Compute && op.kind != OpKind::Sync &&
+        !(access && op.kind == step->kind && op.parts == step->parts))
+      bad(which + " comes after " + std::to_string(done) + " of the " + std::to_string(step->parts) +
+          " parts of \"" + op_name(*step) + "\"; a step begun in parts must end first");
+    if (access && op.parts > 1) {
+      step = &op;
+      if (++done == op.parts) step = nullptr, done = 0;
+    }
     if (op.kind == OpKind::Open) {
       if (open) bad(which + " opens a file that is already open; close it first");
       open = true;
@@ -247,12 +268,23 @@ std::vector<Op> prepare_sequence(const std::string& text, const TechniqueInfo* t
     for (const Op& op : ops)
       if (op.kind == OpKind::Read)
         throw std::invalid_argument("technique " + tech->name + " has no read path, and run.sequence reads");
+  if (tech && !tech->partial_calls)
+    for (const Op& op : ops)
+      if (op.parts > 1) {
+        std::string can;
+        for (const TechniqueInfo& t : techniques())
+          if (t.partial_calls) can += (can.empty() ? "" : ", ") + t.name;
+        throw std::invalid_argument("run.sequence has " + op_name(op) + ", a call on part of the view; technique " +
+                                    tech->name + " accesses a rank's whole view in every call (valid: " + can +
+                                    ")");
+      }
   return ops;
 }
 
 std::vector<StepAccess> sequence_accesses(const std::vector<Op>& ops, Offset step) {
   std::vector<StepAccess> out;
   Offset disp = 0, off = 0;
+  int part = 0;
   for (const Op& op : ops) {
     switch (op.kind) {
       case OpKind::Open:
@@ -265,10 +297,9 @@ std::vector<StepAccess> sequence_accesses(const std::vector<Op>& ops, Offset ste
         off += step;
         break;
       case OpKind::Write:
-        out.push_back({true, disp + off});
-        break;
       case OpKind::Read:
-        out.push_back({false, disp + off});
+        if (part == 0) out.push_back({op.kind == OpKind::Write, disp + off});  // a step in parts once
+        part = op.parts > 1 ? (part + 1) % op.parts : 0;
         break;
       default:
         break;
@@ -297,6 +328,8 @@ bool run_sequence(Process& p, const TechniqueInfo& tech, const TechniqueInput& i
   std::unique_ptr<Session> s;
   Offset disp = 0, off = 0;
   bool reads_ok = true;
+  int part = 0;                // the part of a step in parts (write/N, read/N) this call does
+  std::vector<std::byte> got;  // a read in parts: the rank's entries as the parts fill them
   for (const Op& op : ops) {
     p.operation(op_name(op));
     switch (op.kind) {
@@ -324,15 +357,25 @@ bool run_sequence(Process& p, const TechniqueInfo& tech, const TechniqueInput& i
       case OpKind::Write: {
         const std::vector<std::byte> data =
             make_local_data(*in.dist, p.rank(), es, value_base(disp + off, es));
-        s->write(data);
+        if (op.parts > 1) {
+          s->write_part(data, part, op.parts);
+          part = (part + 1) % op.parts;
+        } else {
+          s->write(data);
+        }
         break;
       }
       case OpKind::Read: {
         const std::vector<std::byte> want =
             make_local_data(*in.dist, p.rank(), es, value_base(disp + off, es));
-        std::vector<std::byte> got(want.size());
-        s->read(got);
-        reads_ok = reads_ok && same_bytes(got, want);
+        if (part == 0) got.assign(want.size(), std::byte{0});
+        if (op.parts > 1) {
+          s->read_part(got, part, op.parts);
+          part = (part + 1) % op.parts;
+        } else {
+          s->read(got);
+        }
+        if (part == 0) reads_ok = reads_ok && same_bytes(got, want);
         break;
       }
       case OpKind::Sync:

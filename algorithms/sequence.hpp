@@ -11,11 +11,17 @@
 // The text form, `run.sequence` (docs/results.md, "Operation sequences"):
 //
 //     sequence := item*            item := op | "(" sequence ")*" N
-//     op := open | close | write | read | sync | next | view:BYTES | compute:SECONDS | compute:workload
+//     op := open | close | write | read | write/N | read/N | sync | next | view:BYTES | compute:SECONDS
+//         | compute:workload
 //
 // - `open` opens the file and sets the view at displacement 0 (the workload's filetype); `close` writes
 //   back what a technique still holds (write-on-close) and closes it.
 // - `write` / `read`: one collective call of every rank's entries through the view, at the current offset.
+// - `write/N` / `read/N`: one collective call of the next N-th of every rank's entries (in its view's
+//   order), a call on part of the view, as an application writes its view in pieces (MPI_File_write_all of
+//   fewer elements than the view holds, the file pointer moving on). N consecutive ones (computation and
+//   sync may come between) make one step; a step begun must end before next, view:, close or another kind
+//   of access. Only a technique that keeps the views between calls can do it (view-based).
 // - `next`: the calls that follow go one step further (the offset grows by one step, the bytes one write
 //   of the workload covers): MPI_File_write_at_all's explicit offset, as NPB BT-IO moves from one time step
 //   to the next. No new view is set.
@@ -46,6 +52,7 @@ struct Op {
   Offset bytes = 0;       ///< view: the displacement in bytes
   double seconds = 0;     ///< compute: seconds of CPU work (compute:workload resolved)
   bool workload = false;  ///< compute:workload (seconds filled from the workload by resolve_compute)
+  int parts = 1;          ///< write/N, read/N: N (1: a whole-view write or read)
   bool operator==(const Op&) const = default;
 };
 

@@ -215,10 +215,13 @@ std::vector<TechniqueInfo> make_registry() {
       "flattened filetype) once to every aggregator, which keeps all views. The file is cut into blocks of "
       "one collective buffer (hints.vb_buffer_size, default cb_buffer_size) owned round-robin by the "
       "aggregators (hints.vb_aggregators, default every rank): no per-call file domains or offset lists. "
-      "A write sends, for each block it touches, one message (its interval in view space and the data) to "
-      "the block's owner, which scatters it through the stored view into a collective buffer cached in a "
-      "pool (hints.vb_pool_size, LRU); dirty buffers are written on eviction, at sync and at close "
-      "(write-on-close). A read is served from the cache on a hit and reads the block on a miss.",
+      "A call (on the whole view or part of it) sends each aggregator the extremities of its view interval, "
+      "then the rank's pieces of that aggregator's blocks coalesced into network buffers "
+      "(hints.vb_network_buffer); the aggregator scatters them as they arrive, through the stored view, into "
+      "collective buffers cached in a pool (hints.vb_pool_size, LRU; a write miss on a block the call writes "
+      "in part reads it first); dirty buffers are written on eviction, at sync and at close "
+      "(write-on-close). A read sends the same interval as its request; the aggregator answers from the "
+      "cache, reading a block on a miss.",
       "J. Garcia Blas, F. Isaila, D. E. Singh, J. Carretero, \"View-based collective I/O for MPI-IO\", "
       "8th IEEE International Symposium on Cluster Computing and the Grid (CCGrid), 2008, §IV-V",
       FileLayout::Logical,
@@ -227,7 +230,10 @@ std::vector<TechniqueInfo> make_registry() {
       view_based::run_read,
       {},
       view_based::make_session,
-      true,  // runs elided (run.payload)
+      true,   // runs elided (run.payload)
+      false,  // one view per rank
+      false,  // no whole streams
+      true,   // calls on part of the view (run.sequence's write/N, read/N)
   });
   return list;
 }

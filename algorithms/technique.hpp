@@ -107,6 +107,9 @@ struct TechniqueInfo {
   /// a distribution of one piece a rank (block-cyclic, any Bx) stays a few grouped pieces a rank in every
   /// buffer, however fine its blocks (run.payload = auto weighs that: auto_elided).
   bool whole_streams = false;
+  /// Its session can write and read part of a rank's view in one call (Session::write_part; run.sequence's
+  /// write/N and read/N).
+  bool partial_calls = false;
 };
 
 /// All registered techniques, in a fixed order.

@@ -87,25 +87,35 @@ std::string view_based_text(const std::string& title, const Distribution& d, con
   std::vector<std::int64_t> received(static_cast<std::size_t>(A), 0);
   std::vector<std::int64_t> received_bytes(static_cast<std::size_t>(A), 0);
   std::ostringstream senders;
-  senders << "  " << left("rank", 6) << right("blocks", 8) << right("messages", 10) << right("bytes sent", 12)
-          << right("kept local", 12) << "\n";
+  senders << "  " << left("rank", 6) << right("blocks", 8) << right("intervals", 11) << right("messages", 10)
+          << right("bytes sent", 12) << right("kept local", 12) << "\n";
   for (int r = 0; r < P; ++r) {
     const auto pieces = view_based::pieces_of(maps[static_cast<std::size_t>(r)], r, B);
-    std::int64_t messages = 0, sent = 0, local = 0;
+    std::vector<std::vector<view_based::Piece>> to(static_cast<std::size_t>(A));
+    std::int64_t local = 0, intervals = 0, messages = 0, sent = 0;
     for (const auto& pc : pieces) {
       const int k = view_based::owner_index(pc.block, A);
       owned_touched[static_cast<std::size_t>(k)].insert(pc.block);
-      if (aggs[static_cast<std::size_t>(k)] == r) {
+      if (aggs[static_cast<std::size_t>(k)] == r)
         local += pc.length;
-        continue;
+      else
+        to[static_cast<std::size_t>(k)].push_back(pc);
+    }
+    for (int k = 0; k < A; ++k) {
+      const auto& mine = to[static_cast<std::size_t>(k)];
+      if (mine.empty()) continue;
+      ++intervals;
+      const auto msgs = view_based::coalesce(mine, hints.vb_network_buffer);
+      messages += static_cast<std::int64_t>(msgs.size());
+      received[static_cast<std::size_t>(k)] += static_cast<std::int64_t>(msgs.size());
+      for (const auto& m : msgs) {
+        sent += view_based::message_bytes(m);
+        received_bytes[static_cast<std::size_t>(k)] += view_based::message_bytes(m);
       }
-      ++messages;
-      sent += pc.length;
-      ++received[static_cast<std::size_t>(k)];
-      received_bytes[static_cast<std::size_t>(k)] += pc.length;
     }
     senders << "  " << left("P" + num(r), 6) << right(num(static_cast<std::int64_t>(pieces.size())), 8)
-            << right(num(messages), 10) << right(num(sent), 12) << right(num(local), 12) << "\n";
+            << right(num(intervals), 11) << right(num(messages), 10) << right(num(sent), 12)
+            << right(num(local), 12) << "\n";
   }
   out << "  " << left("aggregator", 12) << left("rank", 6) << right("blocks", 8) << "  first blocks\n";
   for (int k = 0; k < A; ++k) {
@@ -125,9 +135,13 @@ std::string view_based_text(const std::string& title, const Distribution& d, con
 
   out << "\n"
       << wrap(
-             "Step 3 (phase write), one collective write of every rank's whole view: for each block its view "
-             "touches a rank sends the owner one message, the interval of its view (two numbers) and the "
-             "bytes; its own blocks it scatters itself. No offset-length list travels.",
+             "Step 3 (phase write), one collective write of every rank's whole view: a rank sends each "
+             "aggregator owning blocks its view touches the extremities of the call's view interval (two "
+             "numbers), then its pieces of that aggregator's blocks coalesced into network buffers of " +
+                 num(hints.vb_network_buffer) +
+                 " bytes (hints.vb_network_buffer); its own blocks it scatters itself. The aggregator finds "
+                 "each piece's place from the stored view and scatters the messages as they arrive. No "
+                 "offset-length list travels.",
              0)
       << "\n"
       << senders.str() << "\n";

@@ -290,6 +290,10 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
       ranged(make("hints.vb_aggregators", T::Int, "aggregators", Value{std::int64_t{0}},
                   "view-based aggregators, spread evenly over the ranks; 0 = every rank (the paper's runs)"),
              0, INT_MAX),
+      ranged(make("hints.vb_network_buffer", T::Size, "bytes", Value{std::int64_t{4194304}},
+                  "view-based: a rank's network buffer; its pieces for one aggregator are coalesced into "
+                  "messages of at most this many bytes (paper: 4 MiB)"),
+             1, INT_MAX),
   };
   // Every network-profile value of the MPI and the I/O network, after network.io.
   auto at = std::find_if(out.begin(), out.end(), [](const Param& p) { return p.key == "network.io"; }) + 1;

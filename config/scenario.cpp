@@ -413,6 +413,7 @@ class Expander {
     r.hints.vb_buffer_size = num("hints.vb_buffer_size");
     r.hints.vb_pool_size = num("hints.vb_pool_size");
     r.hints.vb_aggregators = static_cast<int>(num("hints.vb_aggregators"));
+    r.hints.vb_network_buffer = num("hints.vb_network_buffer");
     try {
       check_hints(r.hints);
     } catch (const std::invalid_argument& e) {

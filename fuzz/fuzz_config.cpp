@@ -54,7 +54,7 @@ std::string point_text(const RunSpec& r) {
   o << h.cb_buffer_size << '|' << h.cb_nodes << '|' << h.cb_config_list << '|' << static_cast<int>(h.cb_write)
     << '|' << static_cast<int>(h.cb_read) << '|' << h.striping_unit << '|' << static_cast<int>(h.version)
     << '|' << h.listio_batch << '|' << static_cast<int>(h.lap) << '|' << h.vb_buffer_size << '|'
-    << h.vb_pool_size << '|' << h.vb_aggregators << '\n';
+    << h.vb_pool_size << '|' << h.vb_aggregators << '|' << h.vb_network_buffer << '\n';
   for (const auto& [k, v] : r.params) o << k << '=' << v << ';';
   PlatformFile pf;
   pf.spec = r.platform;

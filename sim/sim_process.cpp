@@ -244,6 +244,33 @@ void SimProcess::do_waitall(std::vector<Request>& rs) {
     if (r.id >= 0) do_wait(r);
 }
 
+int SimProcess::do_waitany(std::vector<Request>& rs) {
+  const Activity a(*this, config::Use::Network, "waitany");
+  // A request already complete (an eager send, a transfer that has ended) is taken first, lowest index
+  // first; else SimGrid's wait_any blocks until the first of the pending transfers ends.
+  std::vector<sg4::CommPtr> comms;
+  std::vector<std::size_t> where;
+  for (std::size_t i = 0; i < rs.size(); ++i) {
+    if (rs[i].id < 0) continue;
+    const auto it = pending_.find(rs[i].id);
+    if (it == pending_.end()) throw std::logic_error("waitany on an unknown request");
+    const sg4::CommPtr& c = it->second.comm;
+    if (!c || c->get_finish_time() >= 0) {
+      do_wait(rs[i]);
+      return static_cast<int>(i);
+    }
+    comms.push_back(c);
+    where.push_back(i);
+  }
+  if (comms.empty()) return -1;
+  release_eager_sends();
+  const ssize_t k = sg4::Comm::wait_any(comms);
+  if (k < 0) throw std::logic_error("waitany: no transfer completed");
+  const std::size_t i = where[static_cast<std::size_t>(k)];
+  do_wait(rs[i]);  // completes the bookkeeping of the transfer that ended
+  return static_cast<int>(i);
+}
+
 void SimProcess::do_send(int dst, int tag, std::span<const std::byte> buf) {
   const Activity a(*this, config::Use::Network, "send", static_cast<std::int64_t>(buf.size()));
   Request r = do_isend(dst, tag, buf);

@@ -58,6 +58,7 @@ class SimProcess final : public Process {
                           SharedDecoder decode) override;
   void do_wait(Request& r) override;
   void do_waitall(std::vector<Request>& rs) override;
+  int do_waitany(std::vector<Request>& rs) override;
   void do_barrier() override;
   void do_bcast(std::span<std::byte> buf, int root) override;
   void do_gather(std::span<const std::byte> send, std::span<std::byte> recv, int root) override;

@@ -370,16 +370,23 @@ TEST_CASE("ciosim plan SCENARIO shows view-based's shipped views, block owners a
   INFO(r.err << r.out);
   REQUIRE(r.code == 0);
   CHECK(contains(r.out, "is cut into 32 blocks of 4096 bytes"));
-  // The messages each rank sends, summed, are the receives the simulated write makes (one per (rank, block)
-  // pair away from its owner); the view messages are those of the open.
-  const auto senders = section(r.out, "  rank    blocks  messages");
+  // The intervals and data messages each rank sends, summed, are the receives the simulated write makes
+  // beside the open's view messages (one per rank and aggregator but itself), and the data messages the
+  // Waitanys that serve them as they arrive.
+  const auto senders = section(r.out, "  rank    blocks  intervals  messages");
   REQUIRE(senders.size() == 4);
-  long long messages = 0;
-  for (const auto& l : senders) messages += std::stoll(words(l)[2]);
+  long long intervals = 0, messages = 0;
+  for (const auto& l : senders) {
+    intervals += std::stoll(words(l)[2]);
+    messages += std::stoll(words(l)[3]);
+  }
+  CHECK(messages > 0);
   REQUIRE(w.run("run v.toml -q --out out").code == 0);
   const auto res = nlohmann::json::parse(slurp(w.root / "out/results.json"));
-  const long long recvs = res["runs"][0]["calls"]["recv"];
-  CHECK(messages == recvs);
+  const long long irecvs = res["runs"][0]["calls"]["irecv"];
+  const long long waitanys = res["runs"][0]["calls"]["waitany"];
+  CHECK(intervals + messages + 4 * 3 == irecvs);
+  CHECK(messages == waitanys);
   // The pool: 16 buffers by default hold an aggregator's 8 blocks; with 2 buffers, 6 are written back during
   // the call and 2 wait for the close.
   const auto pools = section(r.out, "  aggregator   messages in");

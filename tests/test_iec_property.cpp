@@ -65,6 +65,14 @@ class FakeProcess : public Process {
   void do_waitall(std::vector<Request>& rs) override {
     for (Request& r : rs) do_wait(r);
   }
+  int do_waitany(std::vector<Request>& rs) override {  // the first active one, as it would block on it
+    for (std::size_t i = 0; i < rs.size(); ++i)
+      if (rs[i].id >= 0) {
+        do_wait(rs[i]);
+        return static_cast<int>(i);
+      }
+    return -1;
+  }
   void do_barrier() override { unsupported(); }
   void do_bcast(std::span<std::byte>, int) override { unsupported(); }
   void do_gather(std::span<const std::byte>, std::span<std::byte>, int) override { unsupported(); }

@@ -73,6 +73,31 @@ TEST_CASE("view-based: a read in the same open file is served from the cache (co
   CHECK(r.calls.at("file_read") == 0);
 }
 
+TEST_CASE("view-based: calls on part of the view read a block they write in part, once",
+          "[sim][sequence][view-based]") {
+  // 4 ranks, Bx = 64 (256-byte chunks), blocks of 1 KiB: block b holds chunk row b, one chunk of each rank.
+  // Each rank holds 4096 entries, 64 chunks; write/3 cuts them after entries 1365 and 2730, i.e. inside
+  // chunk 21 (entry 21 of it) and chunk 42 (entry 42): the first call writes block 21 in part, so its miss
+  // reads the block first; the second finds it cached and writes it on, then misses block 42 in part; the
+  // third finds 42 cached. Two reads in all; each block then goes back whole, one write per block.
+  RunSpec s = spec("view-based", "open (write/3)*3 close open (read/4)*4 close");
+  s.hints.vb_buffer_size = 1024;
+  const RunResult r = sim::simulate(s);
+  REQUIRE(r.file_verified);  // the file, and every read in parts, as the steps hold them
+  const auto& write = phase(r, "write");
+  CHECK(write.calls.at("file_read") == 2);
+  CHECK(write.calls.count("file_write") == 0);  // the pool (64 buffers) holds every block
+  CHECK(phase(r, "flush").calls.at("file_write") == 64);
+  CHECK(r.bytes_file == 16384 * 4);
+  // Each of the 7 calls: every rank sends its interval to the 3 aggregators other than itself.
+  CHECK(r.calls.at("isend") >= 7 * 4 * 3);
+  CHECK(r.calls.count("alltoall") == 1);
+  CHECK(r.calls.at("alltoall") == 0);
+  // A technique that writes the whole view in every call says so, before simulating.
+  CHECK_THROWS_WITH(sim::simulate(spec("two-phase", "open (write/2)*2 close")),
+                    Catch::Contains("accesses a rank's whole view in every call (valid: view-based)"));
+}
+
 TEST_CASE("two-phase through a sequence: every write is a whole collective call at its step",
           "[sim][sequence][two-phase]") {
   const RunResult one = sim::simulate(spec("two-phase", "open write next write next write close"));

@@ -183,6 +183,28 @@ TEST_CASE("validate: view-based with blocks, pool and aggregators that force mes
   }
 }
 
+TEST_CASE("validate: view-based calls on part of the view, with read-modify-write and evictions, on MPI") {
+  // Each rank writes its view in three calls and reads it back in two, through blocks of 1000 bytes and a
+  // pool of two buffers: the parts' boundaries fall inside blocks (a write miss there reads the block
+  // first), the intervals and read requests travel, the pieces are coalesced into 1500-byte network
+  // buffers and served as they arrive (MPI_Waitany). Real MPI must write the same file with the same calls.
+  Workspace w;
+  const Output r = w.run(
+      "validate " + kQuickstart + " -n 4 --repeat 1 --no-reference -q --out v" + kOneHost +
+      " --placement platform --set workload.nx=65536 --set run.algorithm=view-based"
+      " --set 'run.sequence=open (write/3)*3 close open (read/2)*2 close open (write/3)*3 read close'"
+      " --set hints.vb_buffer_size=1000 --set hints.vb_pool_size=2000 --set hints.vb_aggregators=3"
+      " --set hints.vb_network_buffer=1500");
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(checked_points(w.root / "v") == std::set<std::string>{"view-based"});
+  const auto sim = nlohmann::json::parse(slurp(w.root / "v/results.json"));
+  const auto& calls = sim.at("runs")[0].at("calls");
+  CHECK(calls.at("waitany") > 0);
+  CHECK(calls.at("file_read") > 0);
+  CHECK(calls.value("alltoall", 0) == 0);
+}
+
 TEST_CASE("validate: the quickstart on 4 ranks, with the MPI library's own collective write beside it") {
   // The quickstart's platform and techniques as shipped; Bx = 64 only, to stay short under the sanitizers.
   Workspace w;

@@ -150,3 +150,34 @@ TEST_CASE("view-based: the pool evicts the least recently used buffer and hands 
   CHECK(order[0]->block == 3);
   CHECK(order[1]->block == 9);
 }
+
+TEST_CASE("view-based: a call's interval clips the pieces; network buffers coalesce them in order") {
+  // Pieces of blocks 0, 2, 4 and 6 at view bytes [0, 100), [100, 130), [130, 430), [430, 440).
+  const std::vector<Piece> pcs{{0, 3, 0, 100}, {2, 3, 100, 30}, {4, 3, 130, 300}, {6, 3, 430, 10}};
+  // A call on view bytes [50, 250): half of the first piece, the second whole, 120 bytes of the third.
+  const std::vector<Piece> part = clip(pcs, 50, 250);
+  REQUIRE(part.size() == 3);
+  CHECK((part[0].block == 0 && part[0].view_start == 50 && part[0].length == 50));
+  CHECK((part[1].block == 2 && part[1].view_start == 100 && part[1].length == 30));
+  CHECK((part[2].block == 4 && part[2].view_start == 130 && part[2].length == 120));
+  CHECK(clip(pcs, 440, 500).empty());
+  // Buffers of 128 bytes: 100 + 30 > 128, so the second starts a new buffer; the third (300 bytes) does not
+  // fit the 98 left and is longer than a buffer: a new buffer, cut into 128 + 128 + 44, and the last piece
+  // (10 bytes) joins the 44.
+  const auto msgs = coalesce(pcs, 128);
+  REQUIRE(msgs.size() == 5);
+  CHECK(message_bytes(msgs[0]) == 100);
+  CHECK(message_bytes(msgs[1]) == 30);
+  CHECK(message_bytes(msgs[2]) == 128);
+  CHECK(message_bytes(msgs[3]) == 128);
+  CHECK(message_bytes(msgs[4]) == 54);
+  REQUIRE(msgs[4].size() == 2);
+  CHECK((msgs[4][0].block == 4 && msgs[4][0].view_start == 386 && msgs[4][0].length == 44));
+  CHECK((msgs[4][1].block == 6 && msgs[4][1].view_start == 430));
+  // A buffer that holds everything: one message; the pieces' bytes in order, none lost.
+  const auto one = coalesce(pcs, 1 << 20);
+  REQUIRE(one.size() == 1);
+  CHECK(one[0] == pcs);
+  CHECK(coalesce({}, 128).empty());
+  CHECK_THROWS_AS(coalesce(pcs, 0), std::invalid_argument);
+}

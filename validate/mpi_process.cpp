@@ -145,6 +145,30 @@ void MpiProcess::do_waitall(std::vector<Request>& rs) {
   for (std::size_t i = 0; i < ps.size(); ++i) finish(ps[i], st[i]);
 }
 
+int MpiProcess::do_waitany(std::vector<Request>& rs) {
+  std::vector<MPI_Request> reqs;
+  std::vector<std::size_t> where;
+  for (std::size_t i = 0; i < rs.size(); ++i) {
+    if (rs[i].id < 0) continue;
+    auto it = pending_.find(rs[i].id);
+    if (it == pending_.end()) throw std::logic_error("waitany on an unknown request");
+    reqs.push_back(it->second.req);
+    where.push_back(i);
+  }
+  if (reqs.empty()) return -1;
+  int k = MPI_UNDEFINED;
+  MPI_Status st;
+  check(MPI_Waitany(static_cast<int>(reqs.size()), reqs.data(), &k, &st), "MPI_Waitany");
+  if (k == MPI_UNDEFINED) return -1;
+  const std::size_t i = where[static_cast<std::size_t>(k)];
+  auto it = pending_.find(rs[i].id);
+  const Pending p = it->second;
+  pending_.erase(it);
+  rs[i].id = -1;
+  finish(p, st);
+  return static_cast<int>(i);
+}
+
 // ---- collectives
 
 void MpiProcess::do_barrier() {

@@ -21,6 +21,8 @@ const char* call_name(Call c) {
       return "wait";
     case Call::Waitall:
       return "waitall";
+    case Call::Waitany:
+      return "waitany";
     case Call::Barrier:
       return "barrier";
     case Call::Bcast:
@@ -92,6 +94,21 @@ void Process::waitall(std::vector<Request>& rs) {
     for (const Request& r : rs) ids.push_back(r.id);
   do_waitall(rs);
   for (std::int64_t id : ids) finish_shared(id);
+}
+int Process::waitany(std::vector<Request>& rs) {
+  std::int64_t active = 0;
+  for (const Request& r : rs) active += r.id >= 0 ? 1 : 0;
+  count(Call::Waitany);
+  note(Call::Waitany, -1, active);
+  if (active == 0) return -1;
+  std::vector<std::int64_t> ids;
+  if (!serialized_.empty())
+    for (const Request& r : rs) ids.push_back(r.id);
+  const int i = do_waitany(rs);
+  if (i < 0 || i >= static_cast<int>(rs.size()) || rs[static_cast<std::size_t>(i)].id >= 0)
+    throw std::logic_error("waitany: the backend completed no active request");
+  if (!ids.empty()) finish_shared(ids[static_cast<std::size_t>(i)]);
+  return i;
 }
 Request Process::isend_shared(int dst, int tag, SharedMessagePtr m) {
   if (!m) throw std::invalid_argument("isend_shared: no message");

@@ -36,6 +36,7 @@ enum class Call : int {
   Irecv,
   Wait,
   Waitall,
+  Waitany,
   Barrier,
   Bcast,
   Gather,
@@ -83,7 +84,7 @@ struct Work {
 /// wrappers, so a technique's trace is identical on the simulator and on MPI by construction of the seam).
 /// Field meaning by kind: point-to-point: peer = the other rank, a = bytes, b = tag; bcast/gather:
 /// peer = root, a = bytes sent (bcast: buffer size); allgather/alltoall/allreduce: a = bytes sent;
-/// wait/waitall: a = requests; file write/read: a = offset, b = length; list write/read: one event per
+/// wait/waitall/waitany: a = requests (waitany: the active ones); file write/read: a = offset, b = length; list write/read: one event per
 /// region (a = offset, b = length); open/close/sync/barrier: no fields. Unused fields are 0 (peer -1).
 struct TraceEvent {
   std::string phase;  ///< the phase the call was made in ("" before the first mark)
@@ -134,6 +135,11 @@ class Process {
   Request irecv(int src, int tag, std::span<std::byte> buf);
   void wait(Request& r);
   void waitall(std::vector<Request>& rs);
+  /// MPI_Waitany: waits until one of the active requests of `rs` completes, marks it done (id -1) and
+  /// returns its index; -1 when none is active. Which one completes first is the backend's (the network's)
+  /// business: a technique that serves receives as they arrive must make the same calls whatever the order
+  /// (the trace records only how many requests were active).
+  int waitany(std::vector<Request>& rs);
   /// Sends `m` (wire_size() bytes on the wire). The sender must not change *m afterwards.
   Request isend_shared(int dst, int tag, SharedMessagePtr m);
   /// Receives a message of `bytes` bytes on the wire (the sender's wire_size(), as irecv's buffer size must
@@ -207,6 +213,7 @@ class Process {
   virtual Request do_irecv(int src, int tag, std::span<std::byte> buf) = 0;
   virtual void do_wait(Request& r) = 0;
   virtual void do_waitall(std::vector<Request>& rs) = 0;
+  virtual int do_waitany(std::vector<Request>& rs) = 0;
   /// Default: serializes `m` into a buffer kept until the request is waited on, and sends that (do_isend).
   virtual Request do_isend_shared(int dst, int tag, SharedMessagePtr m);
   /// Default: receives the bytes (do_irecv) and decodes them into *into when the request is waited on.

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <span>
+#include <stdexcept>
 
 #include "algorithms/common/process.hpp"
 
@@ -29,6 +30,19 @@ class Session {
   virtual void write(std::span<const std::byte> local) = 0;
   /// One collective read of the rank's entries (storage order) through the current view.
   virtual void read(std::span<std::byte> out) = 0;
+  /// A collective write of part `part` of `parts` of the rank's entries (those from floor(part * n / parts)
+  /// to floor((part + 1) * n / parts) in the view's order, n the rank's entries): a call on part of the view.
+  /// `local` holds all the rank's entries (storage order); the call writes only the part's. Only a session
+  /// whose technique declares TechniqueInfo::partial_calls implements it.
+  virtual void write_part(std::span<const std::byte> local, int part, int parts) {
+    (void)local, (void)part, (void)parts;
+    throw std::logic_error("this technique writes a rank's whole view in every call");
+  }
+  /// The read of that part, into the part's entries of `out` (storage order); the other bytes stay as they are.
+  virtual void read_part(std::span<std::byte> out, int part, int parts) {
+    (void)out, (void)part, (void)parts;
+    throw std::logic_error("this technique reads a rank's whole view in every call");
+  }
   /// MPI_File_sync: everything written so far is on the file system when it returns. Collective.
   virtual void sync() = 0;
   /// Before MPI_File_close: write back what the technique still holds (write-on-close). Collective.

@@ -80,6 +80,9 @@ void check_hints(const IoHints& h) {
   if (h.vb_aggregators < 0)
     throw std::invalid_argument("hints.vb_aggregators must be >= 0 (0 = every rank; got " +
                                 std::to_string(h.vb_aggregators) + ")");
+  if (h.vb_network_buffer < 1 || h.vb_network_buffer > INT32_MAX)
+    throw std::invalid_argument("hints.vb_network_buffer must be 1..2147483647 bytes (got " +
+                                std::to_string(h.vb_network_buffer) + ")");
 }
 
 }  // namespace ciosim

@@ -48,6 +48,8 @@ struct IoHints {
   std::int64_t vb_pool_size =
       64 * 1024 * 1024;    ///< bytes of an aggregator's buffer pool (the paper's 64 MiB)
   int vb_aggregators = 0;  ///< aggregators; 0 = every rank (the paper's runs)
+  std::int64_t vb_network_buffer =
+      4 * 1024 * 1024;  ///< bytes of a rank's network buffer: its pieces for one aggregator coalesce up to it
 };
 
 const char* cb_mode_name(CbMode m);
@@ -63,7 +65,7 @@ LapCriterion lap_criterion_from_name(const std::string& name);
 
 /// Throws std::invalid_argument (one line) when a hint is out of range: cb_buffer_size < 1,
 /// cb_nodes < 0, striping_unit < 0, listio_batch < 1, a cb_config_list that does not parse, vb_buffer_size <
-/// 0, vb_pool_size < 1, vb_aggregators < 0.
+/// 0, vb_pool_size < 1, vb_aggregators < 0, vb_network_buffer < 1.
 void check_hints(const IoHints& h);
 
 }  // namespace ciosim

@@ -115,6 +115,44 @@ int pool_buffers(const IoHints& h) {
   return static_cast<int>(std::clamp<std::int64_t>(h.vb_pool_size / block_size(h), 1, INT32_MAX));
 }
 
+std::vector<Piece> clip(std::span<const Piece> pieces, Offset v0, Offset v1) {
+  std::vector<Piece> out;
+  for (const Piece& pc : pieces) {
+    const Offset lo = std::max(pc.view_start, v0);
+    const Offset hi = std::min(pc.view_start + pc.length, v1);
+    if (lo < hi) out.push_back({pc.block, pc.rank, lo, hi - lo});
+  }
+  return out;
+}
+
+std::vector<std::vector<Piece>> coalesce(std::span<const Piece> pieces, Offset nb) {
+  if (nb < 1) throw std::invalid_argument("view-based: a network buffer must hold at least one byte");
+  std::vector<std::vector<Piece>> out;
+  Offset used = 0;
+  for (const Piece& pc : pieces) {
+    Offset start = pc.view_start;
+    Offset left = pc.length;
+    while (left > 0) {
+      if (out.empty() || (used > 0 && used + left > nb)) {
+        out.emplace_back();
+        used = 0;
+      }
+      const Offset n = std::min(left, nb - used);
+      out.back().push_back({pc.block, pc.rank, start, n});
+      used += n;
+      start += n;
+      left -= n;
+    }
+  }
+  return out;
+}
+
+Offset message_bytes(std::span<const Piece> message) {
+  Offset n = 0;
+  for (const Piece& pc : message) n += pc.length;
+  return n;
+}
+
 std::vector<Piece> pieces_of(const ViewMap& m, int rank, Offset bs) {
   std::vector<Piece> out;
   if (m.bytes() == 0) return out;

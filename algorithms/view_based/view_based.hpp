@@ -103,9 +103,20 @@ struct Piece {
   int rank = 0;
   Offset view_start = 0;
   Offset length = 0;
+  bool operator==(const Piece&) const = default;
 };
 /// The blocks a view touches, in increasing order, with its interval in each (empty blocks skipped).
 std::vector<Piece> pieces_of(const ViewMap& m, int rank, Offset block_size);
+/// The parts of `pieces` inside view interval [v0, v1) (a call on part of the view), in the same order.
+std::vector<Piece> clip(std::span<const Piece> pieces, Offset v0, Offset v1);
+/// One rank's pieces for one aggregator (block order) coalesced into network buffers of at most `nb` bytes
+/// (§V-B: "if data from several communication tasks fit in same network buffer, they are coalesced and
+/// sent through only one MPI call"): a piece joins the current buffer when it fits in what is left, else it
+/// starts the next one; a piece longer than a buffer is cut into buffer-sized parts. Each inner vector is
+/// one message, its pieces' bytes back to back. Sender and aggregator compute it alike.
+std::vector<std::vector<Piece>> coalesce(std::span<const Piece> pieces, Offset nb);
+/// Bytes of one message: the sum of its pieces' lengths.
+Offset message_bytes(std::span<const Piece> message);
 
 // ---- byte ranges and the LRU pool of collective buffers
 
