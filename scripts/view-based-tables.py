@@ -13,7 +13,7 @@ import json
 import sys
 
 MIB = 1024 * 1024
-CALLS = ["send", "recv", "isend", "irecv", "waitall", "bcast", "barrier", "allreduce", "alltoall",
+CALLS = ["send", "recv", "isend", "irecv", "wait", "waitall", "waitany", "bcast", "barrier", "allreduce", "alltoall",
          "allgather"]
 
 

@@ -5,10 +5,12 @@
 //
 // At set_view every rank ships its view (displacement, element size, flattened filetype) once to every
 // aggregator, which keeps all of them. The file is cut into blocks of one collective buffer, owned
-// round-robin by the aggregators. A write sends, per block it touches, one message (the interval in view
-// space and the data) to the block's owner, which scatters it through the stored view into its cached
-// collective buffer; dirty buffers reach the file on LRU eviction, at sync and at close. A read is served
-// from the cache on a hit and reads the block from the file on a miss.
+// round-robin by the aggregators. A call (a write or read of the whole view or of part of it) sends each
+// aggregator the extremities of its view interval (a read's request); a write then sends the rank's pieces
+// of that aggregator's blocks coalesced into network buffers, which the aggregator scatters as they arrive,
+// through the stored view, into its cached collective buffers (a write miss on a block the call writes in
+// part reads the block first). Dirty buffers reach the file on LRU eviction, at sync and at close. A read
+// is answered from the cache on a hit, from the file on a miss, coalesced the same way.
 //
 // This header holds the pure pieces (view shipping format, view-to-file map, block ownership, the LRU pool)
 // for unit tests, and the technique's entry points.
