@@ -22,20 +22,31 @@ constexpr int kMatrixColumns = 16;  // intervals shown as columns of the matrix 
 
 }  // namespace
 
+LapAssignment lap_assignment(const Distribution& d, const std::vector<std::string>& rank_hosts,
+                             LapCriterion criterion) {
+  LapAssignment a{lap::group_hosts(rank_hosts), {}, {}, {}};
+  const int H = static_cast<int>(a.hosts.names.size());
+  a.intervals = lap::make_intervals(d.nx / d.unit, H);
+  std::vector<std::vector<std::int64_t>> counts;
+  for (const Datatype& dt : d.per_rank)
+    counts.push_back(lap::interval_counts(lap::item_blocks(dt, d.unit), a.intervals, criterion));
+  a.benefit = lap::benefit_matrix(a.hosts, counts);
+  a.choice = lap::choose(a.hosts, a.benefit);
+  return a;
+}
+
 std::string lap_text(const std::string& title, const Distribution& d,
                      const std::vector<std::string>& rank_hosts, IoHints hints, std::int64_t element_size,
                      int max_rounds) {
   const bool acn = hints.lap == LapCriterion::Acn;
   const std::string what = acn ? "pieces" : "items";
   const std::int64_t unit = d.unit;
-  const lap::Hosts hosts = lap::group_hosts(rank_hosts);
+  const LapAssignment a = lap_assignment(d, rank_hosts, hints.lap);
+  const lap::Hosts& hosts = a.hosts;
   const int H = static_cast<int>(hosts.names.size());
-  const lap::Intervals iv = lap::make_intervals(d.nx / unit, H);
-  std::vector<std::vector<std::int64_t>> counts;
-  for (const Datatype& dt : d.per_rank)
-    counts.push_back(lap::interval_counts(lap::item_blocks(dt, unit), iv, hints.lap));
-  const lap::Matrix w = lap::benefit_matrix(hosts, counts);
-  const lap::Choice choice = lap::choose(hosts, w);
+  const lap::Intervals& iv = a.intervals;
+  const lap::Matrix& w = a.benefit;
+  const lap::Choice& choice = a.choice;
 
   std::ostringstream out;
   out << title << "\n\n";

@@ -142,25 +142,32 @@ int plan_scenario(const PlanOptions& opt) {
     return 0;
   }
   if (spec.algorithm == "view-based") {
-    if (!opt.svg.empty())
-      throw config::ConfigError(
-          "--svg draws the IEC and multiple-phase plans only; view-based's plan is text");
+    if (!opt.svg.empty()) check_svg_path(opt.svg);
+    const std::string svg =
+        opt.svg.empty() ? "" : view_based_svg(title, d, spec.hints, spec.workload.element_size);  // limits first
     std::cout << view_based_text(title, d, spec.hints, spec.workload.element_size) << std::flush;
+    if (!opt.svg.empty()) write_svg(opt.svg, svg);
     return 0;
   }
   if (spec.algorithm != "two-phase")
     throw config::ConfigError(
         "plan shows the techniques iec, iec-parametric, two-phase, multiple-phase and view-based; point " +
         std::to_string(k) + " runs " + spec.algorithm + " (see docs/techniques.md for it)");
-  if (!opt.svg.empty())
-    throw config::ConfigError("--svg draws the IEC and multiple-phase plans only; two-phase's plan is text");
+  if (!opt.svg.empty() && spec.hints.lap == LapCriterion::None)
+    throw config::ConfigError(
+        "--svg draws the IEC, multiple-phase, view-based and LAP plans; two-phase's plan without hints.lap is "
+        "text");
   std::vector<std::string> hosts;
   for (int r = 0; r < spec.ranks; ++r) hosts.push_back("node" + std::to_string(config::node_of(spec, r)));
   if (spec.hints.lap != LapCriterion::None) {
     if (d.unit < 1 || d.nx % d.unit != 0)
       throw config::ConfigError("hints.lap: the distribution's " + std::to_string(d.nx) +
                                 " entries are not a whole number of items of " + std::to_string(d.unit));
+    if (!opt.svg.empty()) check_svg_path(opt.svg);
+    const std::string svg = opt.svg.empty() ? "" : lap_svg(title, lap_assignment(d, hosts, spec.hints.lap),
+                                                           spec.hints.lap);  // limits first
     std::cout << lap_text(title, d, hosts, spec.hints, spec.workload.element_size, opt.rounds) << std::flush;
+    if (!opt.svg.empty()) write_svg(opt.svg, svg);
     return 0;
   }
   const two_phase::WritePlan plan = two_phase::plan_write(d, spec.workload.element_size, spec.hints, hosts);
@@ -211,7 +218,9 @@ CLI::App* add_plan_command(CLI::App& app, PlanOptions& o) {
       ->type_name("TEXT");
   plan->add_flag("--json", o.json,
                  "Print the IEC plan of every rank as JSON (entries) instead of the text view");
-  plan->add_option("--svg", o.svg, "Also draw IEC's memory layout per phase into this SVG file")
+  plan->add_option("--svg", o.svg,
+                   "Also draw the plan into this SVG file (IEC's and multiple-phase's memory per phase, "
+                   "view-based's blocks and pools, LAP's benefit matrix)")
       ->type_name("FILE");
   return plan;
 }

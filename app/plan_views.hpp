@@ -45,6 +45,35 @@ std::string lap_text(const std::string& title, const Distribution& d,
                      const std::vector<std::string>& rank_hosts, IoHints hints, std::int64_t element_size,
                      int max_rounds);
 
+/// What the LAP assignment of `d` on those hosts computes: the hosts, the intervals, the host x interval
+/// benefit matrix of `criterion` and LAPJV's choice (algorithms/lap/aggregation_interval.hpp).
+struct LapAssignment {
+  lap::Hosts hosts;
+  lap::Intervals intervals;
+  lap::Matrix benefit;
+  lap::Choice choice;
+};
+LapAssignment lap_assignment(const Distribution& d, const std::vector<std::string>& rank_hosts,
+                             LapCriterion criterion);
+
+/// The same as an SVG picture: the benefit matrix as shaded cells, LAPJV's choice outlined in red, ROMIO's
+/// default (interval k to the k-th host) marked by a dot; at most 64 hosts (a config::ConfigError
+/// otherwise). Deterministic.
+std::string lap_svg(const std::string& title, const LapAssignment& a, LapCriterion criterion);
+
+/// Each rank's view as shipped at set_view (displacement 0); `words` and `ordered`, when given, receive
+/// each view's shipped words and whether its entries were already in file order.
+std::vector<view_based::ViewMap> view_maps(const Distribution& d, std::int64_t element_size,
+                                           std::vector<std::int64_t>* words = nullptr,
+                                           std::vector<bool>* ordered = nullptr);
+
+/// View-based I/O as an SVG picture: the file's blocks coloured by their owning aggregator, one row per
+/// rank marking the blocks its view touches (outlined: the piece travels to another rank), and the
+/// owners' pools after one write of every view (written back during the call, or dirty until the close);
+/// at most 512 blocks and 64 ranks (a config::ConfigError otherwise). Deterministic.
+std::string view_based_svg(const std::string& title, const Distribution& d, const IoHints& hints,
+                           std::int64_t element_size);
+
 /// View-based I/O as text: each rank's shipped view (bytes, tuples, to how many aggregators), the blocks
 /// and their owners, then one collective write of every rank's whole view: per rank the blocks it touches,
 /// messages and bytes; per aggregator the messages in, the blocks it buffers, those its pool writes back

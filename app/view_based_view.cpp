@@ -21,6 +21,20 @@ constexpr std::size_t kBlocksListed = 8;  // block numbers listed per aggregator
 
 }  // namespace
 
+std::vector<view_based::ViewMap> view_maps(const Distribution& d, std::int64_t element_size,
+                                           std::vector<std::int64_t>* words, std::vector<bool>* ordered) {
+  std::vector<view_based::ViewMap> maps;
+  for (int r = 0; r < d.nprocs(); ++r) {
+    bool in_order = true;
+    view_based::View v =
+        view_based::make_view(d.per_rank[static_cast<std::size_t>(r)], element_size, 0, in_order);
+    if (words) words->push_back(static_cast<std::int64_t>(view_based::serialize(v).size()));
+    if (ordered) ordered->push_back(in_order);
+    maps.emplace_back(std::move(v));
+  }
+  return maps;
+}
+
 std::string view_based_text(const std::string& title, const Distribution& d, const IoHints& hints,
                             std::int64_t element_size) {
   const int P = d.nprocs();
@@ -31,19 +45,11 @@ std::string view_based_text(const std::string& title, const Distribution& d, con
   std::vector<int> agg_index(static_cast<std::size_t>(P), -1);
   for (int k = 0; k < A; ++k) agg_index[static_cast<std::size_t>(aggs[static_cast<std::size_t>(k)])] = k;
 
-  std::vector<view_based::ViewMap> maps;
   std::vector<std::int64_t> words;
   std::vector<bool> ordered;
+  const std::vector<view_based::ViewMap> maps = view_maps(d, element_size, &words, &ordered);
   Offset file_end = 0;
-  for (int r = 0; r < P; ++r) {
-    bool in_order = true;
-    view_based::View v =
-        view_based::make_view(d.per_rank[static_cast<std::size_t>(r)], element_size, 0, in_order);
-    words.push_back(static_cast<std::int64_t>(view_based::serialize(v).size()));
-    ordered.push_back(in_order);
-    maps.emplace_back(std::move(v));
-    file_end = std::max(file_end, maps.back().file_end());
-  }
+  for (const auto& m : maps) file_end = std::max(file_end, m.file_end());
 
   std::ostringstream out;
   out << title << "\n\n";

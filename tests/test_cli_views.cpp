@@ -356,6 +356,15 @@ TEST_CASE("ciosim plan SCENARIO shows the LAP assignment: intervals, benefit mat
   REQUIRE(total.size() == 3);
   CHECK(std::stoll(total[1]) > std::stoll(total[2]));
   CHECK(w.run("plan " + scenario + " --point 3").out == r.out);  // deterministic
+  // The picture: the 8 x 8 benefit matrix, one red outline per interval (the chosen host), one dot per
+  // default cell, and the same totals and cb_config_list as the text.
+  REQUIRE(w.run("plan " + scenario + " --point 3 --svg lap.svg").code == 0);
+  const std::string svg = slurp(w.root / "lap.svg");
+  CHECK(count(svg, "<rect ") == 1 + 8 * 8);
+  CHECK(count(svg, "stroke=\"#b00000\"") == 8);
+  CHECK(count(svg, "<circle ") == 8);
+  CHECK(contains(svg, "total benefit: LAP " + total[1] + ", default " + total[2]));
+  CHECK(contains(svg, "node1,node2,node6,node7,node0,node3,node4,node5"));
 }
 
 TEST_CASE("ciosim plan SCENARIO shows view-based's shipped views, block owners and pools, as the run does") {
@@ -413,4 +422,20 @@ TEST_CASE("ciosim plan SCENARIO shows view-based's shipped views, block owners a
     if (ph["name"] == "flush") CHECK(ph["calls"]["file_write"].get<long long>() == dirty);
   }
   CHECK(w.run("plan v.toml").out == r.out);  // deterministic
+  // The picture of the same plan: 32 blocks, one row of owners, 4 rank rows, one row of pools; a red outline
+  // for every (rank, block) piece that travels: each rank's view touches 16 blocks (the text's "blocks"),
+  // 4 of them its own; grey for each block the tight pool writes back during the call.
+  REQUIRE(w.run("plan v.toml --set hints.vb_pool_size=8192 --svg v.svg").code == 0);
+  const std::string svg = slurp(w.root / "v.svg");
+  REQUIRE(w.run("plan v.toml --set hints.vb_pool_size=8192 --svg v2.svg").code == 0);
+  CHECK(svg == slurp(w.root / "v2.svg"));
+  CHECK(svg.rfind("<?xml", 0) == 0);
+  CHECK(count(svg, "<rect ") == 1 + 32 * (1 + 4 + 1));
+  long long touched = 0;
+  for (const auto& l : senders) touched += std::stoll(words(l)[1]);
+  CHECK(touched == 4 * 16);
+  CHECK(count(svg, "stroke=\"#b00000\"") == static_cast<std::size_t>(touched - 4 * 4));
+  CHECK(count(svg, "fill=\"#d0d0d0\"") == static_cast<std::size_t>(back));
+  CHECK(w.run("plan v.toml --svg big.svg --set hints.vb_buffer_size=64").code == 2);  // 2048 blocks
+  CHECK_FALSE(fs::exists(w.root / "big.svg"));
 }
