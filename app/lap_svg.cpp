@@ -47,16 +47,13 @@ std::string lap_svg(const std::string& title, const LapAssignment& a, LapCriteri
   int y = margin + 14;
   c.text(margin, y, title, 13, "start", "bold");
   y += 18;
-  c.text(margin, y,
-         std::string("cell: the ") + (acn ? "contiguous pieces (ACN)" : "items (AVN)") +
-             " of the host's ranks in the interval, the benefit of making it the interval's aggregator "
-             "(darker: more)",
-         10);
-  y += 14;
-  c.text(margin, y,
-         "red outline: the host LAPJV chooses for the interval; dot: ROMIO's default (interval k to the k-th "
-         "host)",
-         10);
+  y = c.notes(margin, y,
+              {std::string("cell: the ") + (acn ? "contiguous pieces (ACN)" : "items (AVN)") +
+                   " of the host's ranks in the interval, the benefit of making it the interval's aggregator "
+                   "(darker: more)",
+               "red outline: the host LAPJV chooses for the interval; dot: ROMIO's default (interval k to the "
+               "k-th host)"}) -
+      14;
   y += 22;
   for (int k = 0; k < H; ++k)
     c.text(x0 + k * c.cell + c.cell / 2, y, "I" + std::to_string(k), c.cell >= 40 ? 10 : 7, "middle");

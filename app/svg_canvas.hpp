@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ciosim::app::svg {
 
@@ -45,6 +46,14 @@ struct Canvas {
           right, x + static_cast<int>(static_cast<double>(s.size() * static_cast<std::size_t>(size)) * 0.62));
     body << "<text x=\"" << x << "\" y=\"" << y << "\" font-size=\"" << size << "\" text-anchor=\"" << anchor
          << "\" font-weight=\"" << weight << "\">" << esc(s) << "</text>\n";
+  }
+  /// Lines of small text from (x, y) down, 14 pixels apart; returns the y below the last.
+  int notes(int x, int y, const std::vector<std::string>& lines) {
+    for (const std::string& l : lines) {
+      text(x, y, l, 10);
+      y += 14;
+    }
+    return y;
   }
   /// A cell at (x, y): `fill`, outlined in red when `outlined`, showing `value` unless it is negative.
   void box(int x, int y, const char* fill, bool outlined, std::int64_t value) {

@@ -66,21 +66,15 @@ std::string view_based_svg(const std::string& title, const Distribution& d, cons
   int y = margin + 14;
   c.text(margin, y, title, 13, "start", "bold");
   y += 18;
-  c.text(margin, y,
-         "the file in " + std::to_string(blocks) + " blocks of " + std::to_string(B) +
-             " bytes (hints.vb_buffer_size), block b owned by aggregator b mod " + std::to_string(A) +
-             "; colour: the owner",
-         10);
-  y += 14;
-  c.text(margin, y,
-         "rows P: the blocks the rank's view touches; red outline: its piece travels to another rank (else "
-         "it is the rank's own block, copied)",
-         10);
-  y += 14;
-  c.text(margin, y,
-         "last row: after one write of every view, grey = written back during the call (the pool of " +
-             std::to_string(pool) + " buffer(s) was full), colour = dirty until the close",
-         10);
+  y = c.notes(margin, y,
+              {"the file in " + std::to_string(blocks) + " blocks of " + std::to_string(B) +
+                   " bytes (hints.vb_buffer_size), block b owned by aggregator b mod " + std::to_string(A) +
+                   "; colour: the owner",
+               "rows P: the blocks the rank's view touches; red outline: its piece travels to another rank "
+               "(else it is the rank's own block, copied)",
+               "last row: after one write of every view, grey = written back during the call (the pool of " +
+                   std::to_string(pool) + " buffer(s) was full), colour = dirty until the close"}) -
+      14;
   y += 22;
   c.text(margin, y + c.cell / 2 + 4, "owners", 11, "start", "bold");
   for (std::int64_t b = 0; b < blocks; ++b)
