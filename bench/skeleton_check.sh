@@ -9,7 +9,8 @@
 # With a block size BX it checks the List I/O skeleton (--list-io BX) instead, on 1 Mi 4-byte entries
 # block-cyclic on NP ranks (PVFS on Myrinet, as the seed-000 study): no exchange and no barrier lag, so
 # every phase and the run's simulated time must agree to 1e-9. The skeleton's servers have hosts of their
-# own, so ciosim runs with pvfs.server_placement = dedicated beside it (uc3m-2007 puts them on the nodes).
+# own, so ciosim runs with pvfs.server_placement = dedicated beside it (uc3m-2007 puts them on the nodes);
+# the skeleton sends compare-100mb.toml's 1024 regions per request (hints.listio_batch, ROMIO's PVFS 1 driver).
 # Usage: bench/skeleton_check.sh BUILD_DIR NP [BX]   (a ctest; exit 1 on a mismatch)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +23,7 @@ if [ -n "$bx" ]; then
   "$build/ciosim" run scenarios/compare-100mb.toml -q --set run.algorithm=list-io --set network.mpi=myrinet \
     --set pvfs.server_placement=dedicated \
     --set run.ranks="$np" --set workload.nx=1048576 --set workload.bx="$bx" --out "$out/r" >/dev/null
-  "$build/ciosim_skeleton" platforms/uc3m-2007.toml "$np" 1048576 4 --list-io "$bx" >"$out/skeleton.json"
+  "$build/ciosim_skeleton" platforms/uc3m-2007.toml "$np" 1048576 4 --list-io "$bx" --batch 1024 >"$out/skeleton.json"
   python3 - "$out/r/results.json" "$out/skeleton.json" <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))["runs"][0]

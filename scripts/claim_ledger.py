@@ -56,9 +56,9 @@ SEEK_TRACK = Param("pvfs.disk_seek_track_s", [0.5e-3, 1e-3, 2e-3], 1e-3, "ms", 1
 CACAU_DISK = Param("pvfs.disk_write_Bps", [40e6, 65e6, 100e6], 65e6, "MB/s", 1e-6,
                    "the Cacau servers' disk (an estimate: a 2005 7200 rpm SATA disk, 60-70 MB/s sustained; the "
                    "paper names none), from an older disk's 40 to a two-disk stripe's 100")
-LIST_BATCH = Param("hints.listio_batch", [64, 1024], 64, "regions", 1,
-                   "regions per List I/O request (ROMIO's PVFS2 driver sends 64, the default; its PVFS 1 "
-                   "driver, on the paper's PVFS 1.6.3, 1024)")
+LIST_BATCH = Param("hints.listio_batch", [64, 1024], 1024, "regions", 1,
+                   "regions per List I/O request (ROMIO's PVFS 1 driver, on the paper's PVFS 1.6.3, sends "
+                   "1024, the scenarios' value; its PVFS2 driver 64)")
 DISK_BW = Param("pvfs.disk_write_Bps", [30e6, 50e6, 80e6], 50e6, "MB/s", 1e-6,
                 "the uc3m I/O servers' disk bandwidth (a 2003-2005 7200 rpm ATA disk: 30-80 MB/s across its platters)")
 
