@@ -407,7 +407,9 @@ void ViewBasedSession::write_interval(Offset v0, std::span<const std::byte> v) {
   const Offset v1 = v0 + static_cast<Offset>(v.size());
   const std::int64_t interval[2] = {v0, v1};
   // Sender (§IV, §V-B): to each aggregator my view touches, the extremities of the call's view interval,
-  // then my pieces of its blocks inside the interval, coalesced into network buffers.
+  // then my pieces of its blocks inside the interval, coalesced into network buffers. Decision: the whole
+  // call's interval goes to every such aggregator, even one it has nothing for this time (otherwise the
+  // aggregator could not know whether a message comes), and coalesce() decides the cuts on both sides.
   std::vector<Request> sends;
   std::vector<std::pair<int, payload::Buffer>> out;
   Offset packed = 0;
@@ -482,8 +484,8 @@ void ViewBasedSession::fill(Buffer& b, const BlockPlan& bp) {
 Buffer& ViewBasedSession::acquire_for_write(std::int64_t block, const std::vector<std::vector<Piece>>& from) {
   if (Buffer* hit = pool_.find(block)) return *hit;
   Buffer& b = cached(block);
-  // §V-C: a write miss reads the block first (read-modify-write) when this call writes only part of what
-  // the views hold in it; a block the call writes whole needs no read.
+  // §V-C: a write miss reads the block first (read-modify-write). Decision: only when this call writes
+  // part of what the views hold in it; a block the call writes whole needs no read.
   const BlockPlan& bp = plan_of(block);
   bool whole = true;
   for (const Piece& pc : bp.pieces) {
