@@ -274,9 +274,9 @@ std::vector<Op> prepare_sequence(const std::string& text, const TechniqueInfo* t
         std::string can;
         for (const TechniqueInfo& t : techniques())
           if (t.partial_calls) can += (can.empty() ? "" : ", ") + t.name;
-        throw std::invalid_argument("run.sequence has " + op_name(op) + ", a call on part of the view; technique " +
-                                    tech->name + " accesses a rank's whole view in every call (valid: " + can +
-                                    ")");
+        throw std::invalid_argument("run.sequence has " + op_name(op) +
+                                    ", a call on part of the view; technique " + tech->name +
+                                    " accesses a rank's whole view in every call (valid: " + can + ")");
       }
   return ops;
 }

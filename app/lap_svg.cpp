@@ -47,12 +47,13 @@ std::string lap_svg(const std::string& title, const LapAssignment& a, LapCriteri
   int y = margin + 14;
   c.text(margin, y, title, 13, "start", "bold");
   y += 18;
-  y = c.notes(margin, y,
-              {std::string("cell: the ") + (acn ? "contiguous pieces (ACN)" : "items (AVN)") +
-                   " of the host's ranks in the interval, the benefit of making it the interval's aggregator "
-                   "(darker: more)",
-               "red outline: the host LAPJV chooses for the interval; dot: ROMIO's default (interval k to the "
-               "k-th host)"}) -
+  y = c.notes(
+          margin, y,
+          {std::string("cell: the ") + (acn ? "contiguous pieces (ACN)" : "items (AVN)") +
+               " of the host's ranks in the interval, the benefit of making it the interval's aggregator "
+               "(darker: more)",
+           "red outline: the host LAPJV chooses for the interval; dot: ROMIO's default (interval k to the "
+           "k-th host)"}) -
       14;
   y += 22;
   for (int k = 0; k < H; ++k)
@@ -69,7 +70,8 @@ std::string lap_svg(const std::string& title, const LapAssignment& a, LapCriteri
       const std::string fill = shade(v, max);
       c.box(x0 + k * c.cell, y, fill.c_str(), chosen, c.cell >= 40 ? v : -1);
       if (h == k)
-        c.body << "<circle cx=\"" << x0 + k * c.cell + 5 << "\" cy=\"" << y + 5 << "\" r=\"2.5\" fill=\"#222222\"/>\n";
+        c.body << "<circle cx=\"" << x0 + k * c.cell + 5 << "\" cy=\"" << y + 5
+               << "\" r=\"2.5\" fill=\"#222222\"/>\n";
     }
     y += c.cell;
   }

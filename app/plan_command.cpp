@@ -144,7 +144,8 @@ int plan_scenario(const PlanOptions& opt) {
   if (spec.algorithm == "view-based") {
     if (!opt.svg.empty()) check_svg_path(opt.svg);
     const std::string svg =
-        opt.svg.empty() ? "" : view_based_svg(title, d, spec.hints, spec.workload.element_size);  // limits first
+        opt.svg.empty() ? ""
+                        : view_based_svg(title, d, spec.hints, spec.workload.element_size);  // limits first
     std::cout << view_based_text(title, d, spec.hints, spec.workload.element_size) << std::flush;
     if (!opt.svg.empty()) write_svg(opt.svg, svg);
     return 0;
@@ -155,7 +156,8 @@ int plan_scenario(const PlanOptions& opt) {
         std::to_string(k) + " runs " + spec.algorithm + " (see docs/techniques.md for it)");
   if (!opt.svg.empty() && spec.hints.lap == LapCriterion::None)
     throw config::ConfigError(
-        "--svg draws the IEC, multiple-phase, view-based and LAP plans; two-phase's plan without hints.lap is "
+        "--svg draws the IEC, multiple-phase, view-based and LAP plans; two-phase's plan without hints.lap "
+        "is "
         "text");
   std::vector<std::string> hosts;
   for (int r = 0; r < spec.ranks; ++r) hosts.push_back("node" + std::to_string(config::node_of(spec, r)));
@@ -164,8 +166,9 @@ int plan_scenario(const PlanOptions& opt) {
       throw config::ConfigError("hints.lap: the distribution's " + std::to_string(d.nx) +
                                 " entries are not a whole number of items of " + std::to_string(d.unit));
     if (!opt.svg.empty()) check_svg_path(opt.svg);
-    const std::string svg = opt.svg.empty() ? "" : lap_svg(title, lap_assignment(d, hosts, spec.hints.lap),
-                                                           spec.hints.lap);  // limits first
+    const std::string svg = opt.svg.empty() ? ""
+                                            : lap_svg(title, lap_assignment(d, hosts, spec.hints.lap),
+                                                      spec.hints.lap);  // limits first
     std::cout << lap_text(title, d, hosts, spec.hints, spec.workload.element_size, opt.rounds) << std::flush;
     if (!opt.svg.empty()) write_svg(opt.svg, svg);
     return 0;

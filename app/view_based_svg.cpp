@@ -59,9 +59,7 @@ std::string view_based_svg(const std::string& title, const Distribution& d, cons
   const int margin = 16;
   const int x0 = margin + c.label_w;
   const auto x_of = [&](std::int64_t b) { return x0 + static_cast<int>(b) * c.cell; };
-  const auto owner_colour = [&](std::int64_t b) {
-    return svg::rank_colour(view_based::owner_index(b, A));
-  };
+  const auto owner_colour = [&](std::int64_t b) { return svg::rank_colour(view_based::owner_index(b, A)); };
   const bool numbers = c.cell >= 20;
   int y = margin + 14;
   c.text(margin, y, title, 13, "start", "bold");
@@ -82,8 +80,8 @@ std::string view_based_svg(const std::string& title, const Distribution& d, cons
   y += c.cell + 8;
   for (int r = 0; r < P; ++r) {
     const int k = static_cast<int>(std::find(aggs.begin(), aggs.end(), r) - aggs.begin());
-    c.text(margin, y + c.cell / 2 + 4, "P" + std::to_string(r) + (k < A ? " (A" + std::to_string(k) + ")" : ""),
-           11);
+    c.text(margin, y + c.cell / 2 + 4,
+           "P" + std::to_string(r) + (k < A ? " (A" + std::to_string(k) + ")" : ""), 11);
     for (std::int64_t b = 0; b < blocks; ++b) {
       const bool t = touches[static_cast<std::size_t>(r)][static_cast<std::size_t>(b)] != 0;
       const bool away = t && aggs[static_cast<std::size_t>(view_based::owner_index(b, A))] != r;

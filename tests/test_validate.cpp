@@ -189,12 +189,12 @@ TEST_CASE("validate: view-based calls on part of the view, with read-modify-writ
   // first), the intervals and read requests travel, the pieces are coalesced into 1500-byte network
   // buffers and served as they arrive (MPI_Waitany). Real MPI must write the same file with the same calls.
   Workspace w;
-  const Output r = w.run(
-      "validate " + kQuickstart + " -n 4 --repeat 1 --no-reference -q --out v" + kOneHost +
-      " --placement platform --set workload.nx=65536 --set run.algorithm=view-based"
-      " --set 'run.sequence=open (write/3)*3 close open (read/2)*2 close open (write/3)*3 read close'"
-      " --set hints.vb_buffer_size=1000 --set hints.vb_pool_size=2000 --set hints.vb_aggregators=3"
-      " --set hints.vb_network_buffer=1500");
+  const Output r =
+      w.run("validate " + kQuickstart + " -n 4 --repeat 1 --no-reference -q --out v" + kOneHost +
+            " --placement platform --set workload.nx=65536 --set run.algorithm=view-based"
+            " --set 'run.sequence=open (write/3)*3 close open (read/2)*2 close open (write/3)*3 read close'"
+            " --set hints.vb_buffer_size=1000 --set hints.vb_pool_size=2000 --set hints.vb_aggregators=3"
+            " --set hints.vb_network_buffer=1500");
   INFO(r.out << r.err);
   REQUIRE(r.code == 0);
   CHECK(checked_points(w.root / "v") == std::set<std::string>{"view-based"});

@@ -1,7 +1,8 @@
 // The MPI implementation of Process (DESIGN.md, "The seam: Process"): the same compiled techniques run on
 // a real MPI library and a real file. The only layer that includes mpi.h, with validate/*.cpp.
 //
-//  - point-to-point: MPI_Send/Recv/Isend/Irecv/Wait/Waitall/Waitany of MPI_BYTE with the technique's tags, on a
+//  - point-to-point: MPI_Send/Recv/Isend/Irecv/Wait/Waitall/Waitany of MPI_BYTE with the technique's tags, on
+//  a
 //    duplicate of MPI_COMM_WORLD (so nothing else can match them); a receive must get exactly the buffer's
 //    size, as in the simulator;
 //  - collectives: the MPI calls themselves (MPI_Barrier, MPI_Bcast, MPI_Gather(v), MPI_Allgather,

@@ -84,8 +84,9 @@ struct Work {
 /// wrappers, so a technique's trace is identical on the simulator and on MPI by construction of the seam).
 /// Field meaning by kind: point-to-point: peer = the other rank, a = bytes, b = tag; bcast/gather:
 /// peer = root, a = bytes sent (bcast: buffer size); allgather/alltoall/allreduce: a = bytes sent;
-/// wait/waitall/waitany: a = requests (waitany: the active ones); file write/read: a = offset, b = length; list write/read: one event per
-/// region (a = offset, b = length); open/close/sync/barrier: no fields. Unused fields are 0 (peer -1).
+/// wait/waitall/waitany: a = requests (waitany: the active ones); file write/read: a = offset, b = length;
+/// list write/read: one event per region (a = offset, b = length); open/close/sync/barrier: no fields. Unused
+/// fields are 0 (peer -1).
 struct TraceEvent {
   std::string phase;  ///< the phase the call was made in ("" before the first mark)
   Call kind = Call::Send;

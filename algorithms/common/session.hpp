@@ -38,7 +38,8 @@ class Session {
     (void)local, (void)part, (void)parts;
     throw std::logic_error("this technique writes a rank's whole view in every call");
   }
-  /// The read of that part, into the part's entries of `out` (storage order); the other bytes stay as they are.
+  /// The read of that part, into the part's entries of `out` (storage order); the other bytes stay as they
+  /// are.
   virtual void read_part(std::span<std::byte> out, int part, int parts) {
     (void)out, (void)part, (void)parts;
     throw std::logic_error("this technique reads a rank's whole view in every call");

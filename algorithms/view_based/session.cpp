@@ -110,10 +110,10 @@ class ViewBasedSession final : public Session {
   std::vector<Offset> disps_;     ///< aggregators: every rank's displacement as shipped
   std::vector<BlockPlan> plan_;   ///< aggregators: my blocks that some view touches, in block order
   BufferPool pool_;
-  Offset nb_;                                      ///< bytes of a network buffer
-  std::map<int, std::vector<Piece>> by_agg_;       ///< my pieces by owning aggregator (rank), block order
-  std::vector<int> my_aggs_;                       ///< aggregators other than me that my view touches
-  std::vector<int> senders_;                       ///< aggregators: ranks other than me whose views touch my blocks
+  Offset nb_;                                 ///< bytes of a network buffer
+  std::map<int, std::vector<Piece>> by_agg_;  ///< my pieces by owning aggregator (rank), block order
+  std::vector<int> my_aggs_;                  ///< aggregators other than me that my view touches
+  std::vector<int> senders_;  ///< aggregators: ranks other than me whose views touch my blocks
 };
 
 void ViewBasedSession::set_view(Offset displacement) {
@@ -240,8 +240,8 @@ void ViewBasedSession::require_view(const char* call, std::size_t bytes) const {
                                 " bytes, the rank's view holds " + std::to_string(mine_.bytes()));
 }
 
-void ViewBasedSession::permute(std::span<const std::byte> from, std::span<std::byte> to, bool to_view, Offset lo,
-                               Offset hi) {
+void ViewBasedSession::permute(std::span<const std::byte> from, std::span<std::byte> to, bool to_view,
+                               Offset lo, Offset hi) {
   Offset pos = 0;
   Offset moved = 0;
   std::int64_t runs = 0;
@@ -416,11 +416,13 @@ void ViewBasedSession::write_interval(Offset v0, std::span<const std::byte> v) {
   for (const int a : my_aggs_) {
     sends.push_back(p_.isend(a, kTagInterval, std::as_bytes(std::span(interval))));
     for (const std::vector<Piece>& msg : coalesce(clip(pieces_for(a), v0, v1), nb_)) {
-      payload::Buffer& m = out.emplace_back(a, payload::Buffer(static_cast<std::size_t>(message_bytes(msg)))).second;
+      payload::Buffer& m =
+          out.emplace_back(a, payload::Buffer(static_cast<std::size_t>(message_bytes(msg)))).second;
       Offset at = 0;
       for (const Piece& pc : msg) {
-        payload::copy(m.span().subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(pc.length)),
-                      v.subspan(static_cast<std::size_t>(pc.view_start - v0), static_cast<std::size_t>(pc.length)));
+        payload::copy(
+            m.span().subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(pc.length)),
+            v.subspan(static_cast<std::size_t>(pc.view_start - v0), static_cast<std::size_t>(pc.length)));
         at += pc.length;
       }
       packed += at;
@@ -474,8 +476,9 @@ void ViewBasedSession::fill(Buffer& b, const BlockPlan& bp) {
     const Offset lo = std::max(d.offset, bp.lo);
     const Offset hi = std::min(d.offset + d.length, bp.hi);
     if (lo < hi)
-      payload::copy(fresh.span().subspan(static_cast<std::size_t>(lo - bp.lo), static_cast<std::size_t>(hi - lo)),
-                    b.data.span().subspan(static_cast<std::size_t>(lo), static_cast<std::size_t>(hi - lo)));
+      payload::copy(
+          fresh.span().subspan(static_cast<std::size_t>(lo - bp.lo), static_cast<std::size_t>(hi - lo)),
+          b.data.span().subspan(static_cast<std::size_t>(lo), static_cast<std::size_t>(hi - lo)));
   }
   payload::copy(b.data.span().subspan(static_cast<std::size_t>(bp.lo), fresh.size()), fresh);
   b.valid.add(bp.lo, bp.hi - bp.lo);
@@ -492,7 +495,8 @@ Buffer& ViewBasedSession::acquire_for_write(std::int64_t block, const std::vecto
     const std::vector<Piece>& mine = from[static_cast<std::size_t>(pc.rank)];
     const auto it = std::lower_bound(mine.begin(), mine.end(), block,
                                      [](const Piece& q, std::int64_t bl) { return q.block < bl; });
-    if (it == mine.end() || it->block != block || it->view_start != pc.view_start || it->length != pc.length) {
+    if (it == mine.end() || it->block != block || it->view_start != pc.view_start ||
+        it->length != pc.length) {
       whole = false;
       break;
     }
@@ -535,8 +539,8 @@ void ViewBasedSession::receive_writes(Offset v0, Offset v1, std::span<const std:
       const auto data =
           u.rank == me
               ? v.subspan(static_cast<std::size_t>(pc.view_start - v0), static_cast<std::size_t>(pc.length))
-              : std::span<const std::byte>(u.data.span()).subspan(static_cast<std::size_t>(at),
-                                                                   static_cast<std::size_t>(pc.length));
+              : std::span<const std::byte>(u.data.span())
+                    .subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(pc.length));
       scatter(buffer(pc.block), pc, data);
       at += pc.length;
     }
@@ -578,10 +582,10 @@ void ViewBasedSession::receive_writes(Offset v0, Offset v1, std::span<const std:
     Unit& u = units[sl.unit];
     if (u.rank != me && reqs[sl.unit].id >= 0) p_.wait(reqs[sl.unit]);
     const auto data =
-        u.rank == me
-            ? v.subspan(static_cast<std::size_t>(sl.pc->view_start - v0), static_cast<std::size_t>(sl.pc->length))
-            : std::span<const std::byte>(u.data.span()).subspan(static_cast<std::size_t>(sl.at),
-                                                                 static_cast<std::size_t>(sl.pc->length));
+        u.rank == me ? v.subspan(static_cast<std::size_t>(sl.pc->view_start - v0),
+                                 static_cast<std::size_t>(sl.pc->length))
+                     : std::span<const std::byte>(u.data.span())
+                           .subspan(static_cast<std::size_t>(sl.at), static_cast<std::size_t>(sl.pc->length));
     scatter(acquire_for_write(sl.pc->block, from), *sl.pc, data);
   }
 }
@@ -628,9 +632,10 @@ void ViewBasedSession::read_interval(Offset v0, std::span<std::byte> v) {
     const Reply& r = replies[static_cast<std::size_t>(p_.waitany(reqs))];
     Offset at = 0;
     for (const Piece& pc : r.pieces) {
-      payload::copy(v.subspan(static_cast<std::size_t>(pc.view_start - v0), static_cast<std::size_t>(pc.length)),
-                    std::span<const std::byte>(r.data.span()).subspan(static_cast<std::size_t>(at),
-                                                                       static_cast<std::size_t>(pc.length)));
+      payload::copy(
+          v.subspan(static_cast<std::size_t>(pc.view_start - v0), static_cast<std::size_t>(pc.length)),
+          std::span<const std::byte>(r.data.span())
+              .subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(pc.length)));
       at += pc.length;
     }
     p_.compute(Work{at, static_cast<std::int64_t>(r.pieces.size())});
@@ -673,7 +678,8 @@ void ViewBasedSession::serve_reads(Offset v0, Offset v1, std::span<std::byte> v,
       }
     }
   }
-  std::stable_sort(slots.begin(), slots.end(), [](const Slot& a, const Slot& b) { return a.pc.block < b.pc.block; });
+  std::stable_sort(slots.begin(), slots.end(),
+                   [](const Slot& a, const Slot& b) { return a.pc.block < b.pc.block; });
   Buffer* b = nullptr;
   for (const Slot& s : slots) {
     if (b == nullptr || b->block != s.pc.block) {
@@ -682,8 +688,9 @@ void ViewBasedSession::serve_reads(Offset v0, Offset v1, std::span<std::byte> v,
       if (!b->valid.covers(bp.lo, bp.hi - bp.lo)) fill(*b, bp);
     }
     if (s.answer < 0) {
-      gather(*b, s.pc,
-             v.subspan(static_cast<std::size_t>(s.pc.view_start - v0), static_cast<std::size_t>(s.pc.length)));
+      gather(
+          *b, s.pc,
+          v.subspan(static_cast<std::size_t>(s.pc.view_start - v0), static_cast<std::size_t>(s.pc.length)));
       continue;
     }
     Answer& a = answers[static_cast<std::size_t>(s.answer)];
