@@ -4,10 +4,8 @@
 // decisions the paper leaves open; each is marked "Decision" below.
 #include <algorithm>
 #include <array>
-#include <climits>
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <map>
 #include <stdexcept>
 
@@ -57,7 +55,6 @@ class ViewBasedSession final : public Session {
   void close() override;
 
  private:
-  int my_rank() const { return p_.rank(); }
   const Datatype& my_datatype() const { return in_.dist->per_rank[static_cast<std::size_t>(p_.rank())]; }
   int owner(std::int64_t block) const {
     return aggs_[static_cast<std::size_t>(owner_index(block, static_cast<int>(aggs_.size())))];
@@ -89,9 +86,8 @@ class ViewBasedSession final : public Session {
   void scatter(Buffer& b, const Piece& pc, std::span<const std::byte> data);
   void gather(Buffer& b, const Piece& pc, std::span<std::byte> dst);
   /// Storage order <-> view (file) order, for a rank storing its entries out of file order: the view
-  /// bytes [lo, hi) only (all of them by default).
-  void permute(std::span<const std::byte> from, std::span<std::byte> to, bool to_view, Offset lo = 0,
-               Offset hi = INT64_MAX);
+  /// bytes [lo, hi) only.
+  void permute(std::span<const std::byte> from, std::span<std::byte> to, bool to_view, Offset lo, Offset hi);
   /// View bytes [v0, v1) of part `part` of `parts` (whole entries).
   std::pair<Offset, Offset> part_bytes(int part, int parts) const;
 
@@ -230,7 +226,7 @@ void ViewBasedSession::plan_blocks() {
   for (const BlockPlan& bp : plan_)
     for (const Piece& pc : bp.pieces) sends[static_cast<std::size_t>(pc.rank)] = 1;
   for (int r = 0; r < static_cast<int>(sends.size()); ++r)
-    if (sends[static_cast<std::size_t>(r)] && r != my_rank()) senders_.push_back(r);
+    if (sends[static_cast<std::size_t>(r)] && r != p_.rank()) senders_.push_back(r);
 }
 
 void ViewBasedSession::require_view(const char* call, std::size_t bytes) const {
@@ -391,16 +387,7 @@ void ViewBasedSession::flush_all() {
 }
 
 void ViewBasedSession::write(std::span<const std::byte> local) {
-  require_view("write", local.size());
-  p_.phase("write");
-  payload::Buffer reordered;
-  std::span<const std::byte> v = local;
-  if (!in_file_order_) {
-    reordered = payload::Buffer(local.size());
-    permute(local, reordered, true);
-    v = reordered.span();
-  }
-  write_interval(0, v);
+  write_part(local, 0, 1);
 }
 
 void ViewBasedSession::write_interval(Offset v0, std::span<const std::byte> v) {
@@ -533,15 +520,17 @@ void ViewBasedSession::receive_writes(Offset v0, Offset v1, std::span<const std:
   std::vector<Request> reqs(units.size());
   for (std::size_t i = 0; i < units.size(); ++i)
     if (units[i].rank != me) reqs[i] = p_.irecv(units[i].rank, kTagWrite, units[i].data.span());
-  const auto serve = [&](Unit& u, const std::function<Buffer&(std::int64_t)>& buffer) {
+  // A piece's bytes: in my own view bytes, or at `at` in the message that brought it.
+  const auto bytes_of = [&](const Unit& u, Offset at, const Piece& pc) {
+    return u.rank == me
+               ? v.subspan(static_cast<std::size_t>(pc.view_start - v0), static_cast<std::size_t>(pc.length))
+               : std::span<const std::byte>(u.data.span())
+                     .subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(pc.length));
+  };
+  const auto serve = [&](const Unit& u, auto&& buffer) {
     Offset at = 0;
     for (const Piece& pc : u.pieces) {
-      const auto data =
-          u.rank == me
-              ? v.subspan(static_cast<std::size_t>(pc.view_start - v0), static_cast<std::size_t>(pc.length))
-              : std::span<const std::byte>(u.data.span())
-                    .subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(pc.length));
-      scatter(buffer(pc.block), pc, data);
+      scatter(buffer(pc.block), pc, bytes_of(u, at, pc));
       at += pc.length;
     }
   };
@@ -552,7 +541,7 @@ void ViewBasedSession::receive_writes(Offset v0, Offset v1, std::span<const std:
     std::unordered_map<std::int64_t, Buffer*> held;
     for (const std::int64_t b : touched) held[b] = &acquire_for_write(b, from);
     const auto buffer = [&](std::int64_t b) -> Buffer& { return *held.at(b); };
-    for (Unit& u : units)
+    for (const Unit& u : units)
       if (u.rank == me) serve(u, buffer);
     for (const Unit& u : units)
       if (u.rank != me) serve(units[static_cast<std::size_t>(p_.waitany(reqs))], buffer);
@@ -579,28 +568,14 @@ void ViewBasedSession::receive_writes(Offset v0, Offset v1, std::span<const std:
     return x.pc->block != y.pc->block ? x.pc->block < y.pc->block : x.pc->rank < y.pc->rank;
   });
   for (const Slot& sl : slots) {
-    Unit& u = units[sl.unit];
+    const Unit& u = units[sl.unit];
     if (u.rank != me && reqs[sl.unit].id >= 0) p_.wait(reqs[sl.unit]);
-    const auto data =
-        u.rank == me ? v.subspan(static_cast<std::size_t>(sl.pc->view_start - v0),
-                                 static_cast<std::size_t>(sl.pc->length))
-                     : std::span<const std::byte>(u.data.span())
-                           .subspan(static_cast<std::size_t>(sl.at), static_cast<std::size_t>(sl.pc->length));
-    scatter(acquire_for_write(sl.pc->block, from), *sl.pc, data);
+    scatter(acquire_for_write(sl.pc->block, from), *sl.pc, bytes_of(u, sl.at, *sl.pc));
   }
 }
 
 void ViewBasedSession::read(std::span<std::byte> out) {
-  require_view("read", out.size());
-  p_.phase("read");
-  payload::Buffer reordered;
-  std::span<std::byte> v = out;
-  if (!in_file_order_) {
-    reordered = payload::Buffer(out.size());
-    v = reordered.span();
-  }
-  read_interval(0, v);
-  if (!in_file_order_) permute(reordered.span(), out, false);
+  read_part(out, 0, 1);
 }
 
 void ViewBasedSession::read_interval(Offset v0, std::span<std::byte> v) {
