@@ -7,6 +7,7 @@ nlohmann::ordered_json phase_to_json(const PhaseTime& p) {
   j["name"] = p.name;
   j["time_s"] = p.time_s;
   if (!p.calls.empty()) j["calls"] = p.calls;
+  if (!p.bytes_sent.empty()) j["bytes_sent"] = p.bytes_sent;
   if (p.rank_time_s.empty()) return j;
   j["start_s"] = p.start_s;
   j["end_s"] = p.end_s;
@@ -40,6 +41,7 @@ PhaseTime phase_from_json(const nlohmann::ordered_json& j) {
   p.name = j.at("name").get<std::string>();
   p.time_s = j.at("time_s").get<double>();
   if (j.contains("calls")) p.calls = j.at("calls").get<std::map<std::string, std::int64_t>>();
+  if (j.contains("bytes_sent")) p.bytes_sent = j.at("bytes_sent").get<std::map<std::string, std::int64_t>>();
   if (!j.contains("ranks")) return p;
   p.start_s = j.at("start_s").get<double>();
   p.end_s = j.at("end_s").get<double>();

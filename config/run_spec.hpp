@@ -130,6 +130,9 @@ struct PhaseTime {
   std::vector<ResourceUse> resources{};     ///< per resource kind used in the window
   /// The calls made in the phase, summed over ranks, by kind (call_name; kinds with none left out).
   std::map<std::string, std::int64_t> calls{};
+  /// The payload bytes handed to sends and collectives in the phase, summed over ranks, by the kind of call
+  /// (call_name; kinds that sent none left out; a collective counts each rank's contribution once).
+  std::map<std::string, std::int64_t> bytes_sent{};
   /// Per rank, the calls it made in the phase (kinds with none left out); empty when not recorded.
   std::vector<std::map<std::string, std::int64_t>> rank_calls{};
 };

@@ -96,6 +96,11 @@ void summarize(const std::vector<RankRecord>& records, RunResult& res) {
           p.rank_calls[r][call_name(static_cast<Call>(c))] = n;
           p.calls[call_name(static_cast<Call>(c))] += n;
         }
+      const auto bytes = records[r].counters.phase_bytes.find(p.name);
+      if (bytes == records[r].counters.phase_bytes.end()) continue;
+      for (int c = 0; c < kCallKinds; ++c)
+        if (const std::int64_t n = bytes->second[static_cast<std::size_t>(c)]; n > 0)
+          p.bytes_sent[call_name(static_cast<Call>(c))] += n;
     }
   }
   res.operations = operation_times(records);

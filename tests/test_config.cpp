@@ -571,6 +571,8 @@ TEST_CASE("RunResult JSON round trip is exact") {
   r.phases[0].rank_network_s = {0.02, 0.03};
   r.phases[0].rank_filesystem_s = {0.04, 0.05};
   r.phases[0].resources = {{"disk", 2, 0.5, 0.75, "iod1 disk", 1.0 / 3.0}};
+  r.phases[0].calls = {{"alltoall", 2}, {"isend", 6}};
+  r.phases[0].bytes_sent = {{"alltoall", 32}, {"isend", 3 << 20}};
   r.bottleneck = "write: disks";
   const RunResult back = run_result_from_json(nlohmann::json::parse(run_result_to_json(r).dump()));
   CHECK(back.algorithm == r.algorithm);
@@ -589,6 +591,8 @@ TEST_CASE("RunResult JSON round trip is exact") {
     CHECK(back.phases[i].rank_cpu_s == r.phases[i].rank_cpu_s);
     CHECK(back.phases[i].rank_network_s == r.phases[i].rank_network_s);
     CHECK(back.phases[i].rank_filesystem_s == r.phases[i].rank_filesystem_s);
+    CHECK(back.phases[i].calls == r.phases[i].calls);
+    CHECK(back.phases[i].bytes_sent == r.phases[i].bytes_sent);
     REQUIRE(back.phases[i].resources.size() == r.phases[i].resources.size());
     for (std::size_t k = 0; k < r.phases[i].resources.size(); ++k) {
       CHECK(back.phases[i].resources[k].busiest == r.phases[i].resources[k].busiest);

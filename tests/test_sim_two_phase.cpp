@@ -148,6 +148,22 @@ TEST_CASE("two-phase write, 2007 structure: offsets and lengths as two messages 
   // Allgathers 2*8 + Alltoall of counts 4*4 + metadata 4 peers x 256 pieces x (8 + 4) (modern: x 16) +
   // its data 4096 + round Alltoalls 2 * 4*4 + Allreduces 2*8 (ciosim's allreduce carries 8-byte values).
   CHECK(c[0].bytes_sent == 4 + 6 + 20 + 16 + 16 + 4 * 256 * 12 + 4096 + 32 + 16);
+  // The same bytes by phase and kind of call: the lists apart from the data (results.json's bytes_sent).
+  const auto bytes = [&](const std::string& phase, Call k) {
+    const auto it = c[0].phase_bytes.find(phase);
+    return it == c[0].phase_bytes.end() ? std::int64_t{0} : it->second[static_cast<std::size_t>(k)];
+  };
+  CHECK(bytes("aggregators", Call::Gather) == 4);
+  CHECK(bytes("aggregators", Call::Gatherv) == 6);
+  CHECK(bytes("aggregators", Call::Bcast) == 20);
+  CHECK(bytes("offsets_exchange", Call::Allgather) == 16);
+  CHECK(bytes("metadata_exchange", Call::Alltoall) == 16);
+  CHECK(bytes("metadata_exchange", Call::Isend) == 4 * 256 * 12);
+  CHECK(bytes("exchange", Call::Isend) == 4096);
+  std::int64_t sum = 0;
+  for (const auto& [phase, kinds] : c[0].phase_bytes)
+    for (std::int64_t b : kinds) sum += b;
+  CHECK(sum == c[0].bytes_sent);
 }
 
 TEST_CASE("two-phase with romio_cb_write = disable: no MPI call in the write, list I/O", "[sim][two-phase]") {

@@ -60,7 +60,7 @@ const char* call_name(Call c) {
 void Process::send(int dst, int tag, std::span<const std::byte> buf) {
   count(Call::Send);
   note(Call::Send, dst, static_cast<std::int64_t>(buf.size()), tag);
-  counters_.bytes_sent += static_cast<std::int64_t>(buf.size());
+  sent(Call::Send, static_cast<std::int64_t>(buf.size()));
   do_send(dst, tag, buf);
 }
 void Process::recv(int src, int tag, std::span<std::byte> buf) {
@@ -71,7 +71,7 @@ void Process::recv(int src, int tag, std::span<std::byte> buf) {
 Request Process::isend(int dst, int tag, std::span<const std::byte> buf) {
   count(Call::Isend);
   note(Call::Isend, dst, static_cast<std::int64_t>(buf.size()), tag);
-  counters_.bytes_sent += static_cast<std::int64_t>(buf.size());
+  sent(Call::Isend, static_cast<std::int64_t>(buf.size()));
   return do_isend(dst, tag, buf);
 }
 Request Process::irecv(int src, int tag, std::span<std::byte> buf) {
@@ -115,7 +115,7 @@ Request Process::isend_shared(int dst, int tag, SharedMessagePtr m) {
   const std::int64_t bytes = m->wire_size();
   count(Call::Isend);
   note(Call::Isend, dst, bytes, tag);
-  counters_.bytes_sent += bytes;
+  sent(Call::Isend, bytes);
   return do_isend_shared(dst, tag, std::move(m));
 }
 Request Process::irecv_shared(int src, int tag, std::int64_t bytes, SharedMessagePtr* into,
@@ -158,14 +158,14 @@ void Process::barrier() {
 void Process::bcast(std::span<std::byte> buf, int root) {
   count(Call::Bcast);
   note(Call::Bcast, root, static_cast<std::int64_t>(buf.size()));
-  if (rank() == root) counters_.bytes_sent += static_cast<std::int64_t>(buf.size());
+  if (rank() == root) sent(Call::Bcast, static_cast<std::int64_t>(buf.size()));
   payload::require_bytes(buf, "bcast");
   do_bcast(buf, root);
 }
 void Process::gather(std::span<const std::byte> send, std::span<std::byte> recv, int root) {
   count(Call::Gather);
   note(Call::Gather, root, static_cast<std::int64_t>(send.size()));
-  counters_.bytes_sent += static_cast<std::int64_t>(send.size());
+  sent(Call::Gather, static_cast<std::int64_t>(send.size()));
   payload::require_bytes(send, "gather");
   do_gather(send, recv, root);
 }
@@ -173,20 +173,20 @@ void Process::gatherv(std::span<const std::byte> send, std::span<std::byte> recv
                       std::span<const std::int64_t> counts, int root) {
   count(Call::Gatherv);
   note(Call::Gatherv, root, static_cast<std::int64_t>(send.size()));
-  counters_.bytes_sent += static_cast<std::int64_t>(send.size());
+  sent(Call::Gatherv, static_cast<std::int64_t>(send.size()));
   do_gatherv(send, recv, counts, root);
 }
 void Process::allgather(std::span<const std::byte> send, std::span<std::byte> recv) {
   count(Call::Allgather);
   note(Call::Allgather, -1, static_cast<std::int64_t>(send.size()));
-  counters_.bytes_sent += static_cast<std::int64_t>(send.size());
+  sent(Call::Allgather, static_cast<std::int64_t>(send.size()));
   payload::require_bytes(send, "allgather");
   do_allgather(send, recv);
 }
 void Process::alltoall(std::span<const std::byte> send, std::span<std::byte> recv) {
   count(Call::Alltoall);
   note(Call::Alltoall, -1, static_cast<std::int64_t>(send.size()));
-  counters_.bytes_sent += static_cast<std::int64_t>(send.size());
+  sent(Call::Alltoall, static_cast<std::int64_t>(send.size()));
   payload::require_bytes(send, "alltoall");
   payload::require_bytes(recv, "alltoall");
   do_alltoall(send, recv);
@@ -194,7 +194,7 @@ void Process::alltoall(std::span<const std::byte> send, std::span<std::byte> rec
 void Process::allreduce_max(std::span<std::int64_t> values) {
   count(Call::Allreduce);
   note(Call::Allreduce, -1, static_cast<std::int64_t>(values.size_bytes()));
-  counters_.bytes_sent += static_cast<std::int64_t>(values.size_bytes());
+  sent(Call::Allreduce, static_cast<std::int64_t>(values.size_bytes()));
   do_allreduce_max(values);
 }
 void Process::file_open(const std::string& name) {

@@ -63,6 +63,9 @@ struct Counters {
   /// The same calls by the phase they were made in (Process::phase; "" before the first mark). A phase
   /// entered several times adds up, as its time does.
   std::map<std::string, Calls> phase_calls;
+  /// The payload bytes of bytes_sent by the phase they were sent in and the kind of call that sent them
+  /// (isend, alltoall, ...), so a phase's traffic can be told apart (the metadata lists from the data).
+  std::map<std::string, Calls> phase_bytes;
   std::int64_t bytes_sent = 0;     ///< payload bytes this rank handed to point-to-point sends and collectives
   std::int64_t bytes_written = 0;  ///< bytes this rank wrote to the shared file
   std::int64_t bytes_read = 0;     ///< bytes this rank read from the shared file
@@ -187,6 +190,7 @@ class Process {
   void phase(const std::string& name) {
     phase_ = name;
     phase_calls_ = &counters_.phase_calls[name];
+    phase_bytes_ = &counters_.phase_bytes[name];
     do_phase(name);
   }
   /// Marks the start of operation `name` of an operation sequence (and the end of the previous one).
@@ -245,6 +249,12 @@ class Process {
     if (phase_calls_ == nullptr) phase_calls_ = &counters_.phase_calls[phase_];
     ++(*phase_calls_)[static_cast<std::size_t>(c)];
   }
+  /// Counts `bytes` of payload handed to call `c` (in bytes_sent and in the phase's bytes of that kind).
+  void sent(Call c, std::int64_t bytes) {
+    counters_.bytes_sent += bytes;
+    if (phase_bytes_ == nullptr) phase_bytes_ = &counters_.phase_bytes[phase_];
+    (*phase_bytes_)[static_cast<std::size_t>(c)] += bytes;
+  }
   void note(Call c, int peer = -1, std::int64_t a = 0, std::int64_t b = 0) {
     if (tracing_) trace_.push_back(TraceEvent{phase_, c, peer, a, b});
   }
@@ -263,6 +273,7 @@ class Process {
   std::map<std::string, std::shared_ptr<const void>> attributes_;
   Counters counters_;
   Counters::Calls* phase_calls_ = nullptr;  ///< counters_.phase_calls[phase_] (map nodes do not move)
+  Counters::Calls* phase_bytes_ = nullptr;  ///< counters_.phase_bytes[phase_]
   std::string phase_;
   Offset displacement_ = 0;
   bool tracing_ = false;
