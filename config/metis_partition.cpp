@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "config/input_files.hpp"
+
 namespace ciosim {
 
 namespace {
@@ -24,8 +26,10 @@ bool next_line(std::istream& in, std::string& line, std::int64_t& no) {
 }  // namespace
 
 CsrGraph read_metis_graph(const std::string& path, std::int64_t nodes) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("workload.graph '" + path + "' cannot be read");
+  // METIS's 32-bit indices hold at most INT32_MAX nodes and 2 * edges entries: at most 11 bytes each.
+  std::ifstream in =
+      config::open_input("workload.graph", path, std::uintmax_t{11} * 2 * INT32_MAX + 4096,
+                         "a METIS graph file", "bytes a graph with METIS's 32-bit indices can take");
   const auto fail = [&](std::int64_t no, const std::string& why) {
     throw std::invalid_argument("workload.graph '" + path + "' line " + std::to_string(no) + ": " + why);
   };

@@ -151,8 +151,13 @@ TileSpec tile_spec(const WorkloadSpec& w, int ranks) {
 std::vector<int> read_partition(const std::string& path, std::int64_t nodes, int ranks) {
   if (path.empty())
     throw std::invalid_argument("workload mesh needs workload.partition (a file of one owner rank per line)");
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("workload.partition '" + path + "' cannot be read");
+  // One owner rank per line for each of the `nodes` mesh nodes: a rank of at most 10 digits with its line
+  // end and some blanks fits in 32 bytes a line.
+  const std::uintmax_t bound = 32 * static_cast<std::uintmax_t>(std::max<std::int64_t>(nodes, 0)) + 4096;
+  std::ifstream in = config::open_input(
+      "workload.partition", path, bound, "a file of one owner rank per line",
+      "bytes that " + std::to_string(nodes) +
+          " lines of one rank each can take (workload.nx = " + std::to_string(nodes) + ")");
   std::vector<int> owner;
   std::string line;
   int top = -1;

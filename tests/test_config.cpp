@@ -353,7 +353,7 @@ lap = ["acn", "avn"]
   CHECK(contains(err({"workload.nx=7"}), "has 6 lines (mesh nodes) but workload.nx = 7"));
   CHECK(contains(err({"hints.lap=best"}), "valid choices: none, acn, avn"));
   CHECK(contains(err({"run.access=read"}), "applies to two-phase writes only"));
-  CHECK(contains(err({"workload.partition=nothere"}), "cannot be read"));
+  CHECK(contains(err({"workload.partition=nothere"}), "nothere not found"));
   CHECK(contains(error_of([&] { parse_scenario(kScenario, "t.toml", d.opt({"workload.load=3"})); }),
                  "workload.load is given but workload.kind is not mesh"));
 }

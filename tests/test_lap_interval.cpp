@@ -3,6 +3,7 @@
 // without a remainder, ACN and AVN counts on hand-made meshes, host grouping, the benefit matrix, where
 // the intervals and ROMIO's file domains coincide, and the worked example of docs/two-phase.md (mesh1, 8
 // hosts of one rank, AVN). No simulation.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -153,8 +154,32 @@ TEST_CASE("partition files: one rank per line, bad lines and wrong sizes are nam
   CHECK_THROWS_WITH(read_partition(neg.path, 2, 2), Catch::Contains("line 2: '-1' is not a rank"));
   TempFile gap("0\n\n1\n");
   CHECK_THROWS_WITH(read_partition(gap.path, 3, 2), Catch::Contains("line 2 is empty"));
-  CHECK_THROWS_WITH(read_partition("/nonexistent/part", 3, 2), Catch::Contains("cannot be read"));
+  CHECK_THROWS_WITH(read_partition("/nonexistent/part", 3, 2),
+                    Catch::Contains("/nonexistent/part not found"));
   CHECK_THROWS_WITH(read_partition("", 3, 2), Catch::Contains("needs workload.partition"));
+}
+
+TEST_CASE(
+    "a partition file goes through the input door: no FIFO, device or directory, no file past its bound",
+    "[lap][input]") {
+  // Each is refused before a byte is read: a FIFO would block forever, /dev/zero never ends, and a
+  // partition of N nodes cannot take more than 32 bytes a line.
+  char dir[] = "/tmp/ciosim-door-XXXXXX";
+  REQUIRE(::mkdtemp(dir) != nullptr);
+  const std::string fifo = std::string(dir) + "/fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(read_partition(fifo, 3, 2), Catch::Contains("workload.partition " + fifo + " is a FIFO"));
+  CHECK_THROWS_WITH(read_partition(dir, 3, 2),
+                    Catch::Contains("is a directory; give a file of one owner rank"));
+  CHECK_THROWS_WITH(read_partition("/dev/zero", 3, 2), Catch::Contains("/dev/zero is a device"));
+  TempFile big(std::string(32 * 3 + 4096 + 1, '0'));
+  CHECK_THROWS_WITH(
+      read_partition(big.path, 3, 2),
+      Catch::Contains("is 4193 bytes, more than the 4192 bytes that 3 lines of one rank each can take"));
+  TempFile fits("0\n1\n1\n");
+  CHECK(read_partition(fits.path, 3, 2) == std::vector<int>{0, 1, 1});
+  std::remove(fifo.c_str());
+  ::rmdir(dir);
 }
 
 TEST_CASE("LAP worked example: mesh1, 8 hosts of one rank, AVN (docs/two-phase.md)", "[lap]") {

@@ -72,7 +72,10 @@ TEST_CASE("METIS graph files: the reader builds the adjacency and names every ba
                     Catch::Contains("missing the neighbour list of node 3"));
   TempFile empty("");
   CHECK_THROWS_WITH(read_metis_graph(empty.path, 3), Catch::Contains("missing the header"));
-  CHECK_THROWS_WITH(read_metis_graph("/nonexistent/g", 3), Catch::Contains("cannot be read"));
+  CHECK_THROWS_WITH(read_metis_graph("/nonexistent/g", 3),
+                    Catch::Contains("workload.graph /nonexistent/g not found"));
+  CHECK_THROWS_WITH(read_metis_graph("/dev/zero", 3),
+                    Catch::Contains("workload.graph /dev/zero is a device"));
 }
 
 TEST_CASE("METIS k-way: an 8 x 8 grid in 4 balanced parts with a small cut, deterministically",
