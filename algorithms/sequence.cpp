@@ -1,6 +1,6 @@
-// Operation sequences and their driver (algorithms/sequence.hpp; issue 10, after J. García Blas, F. Isaila,
-// D. E. Singh, J. Carretero, "View-based collective I/O for MPI-IO", CCGrid 2008, §VI: BT-IO, MPI-Tile-IO
-// and coll_perf keep the file open across several collective calls).
+// Operation sequences and their driver (algorithms/sequence.hpp; after J. García Blas, F. Isaila,
+// D. E. Singh, J. Carretero, "View-based collective I/O for MPI-IO", CCGrid 2008, §VI: BT-IO, MPI-Tile-IO and
+// coll_perf keep the file open across several collective calls).
 #include "algorithms/sequence.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
-// Operation sequences (issue 10): what an application does with one shared file over its run — open,
-// set a view, write and read it several times with computation between, sync, close, open again — and the
-// driver that runs a technique through such a sequence on every rank, through the Process seam (so the
-// simulator and the MPI backend run it alike).
+// Operation sequences: what an application does with one shared file over its run — open, set a view, write
+// and read it several times with computation between, sync, close, open again — and the driver that runs a
+// technique through such a sequence on every rank, through the Process seam (so the simulator and the MPI
+// backend run it alike).
 //
 // Cached collective buffers (J. García Blas, F. Isaila, D. E. Singh, J. Carretero, "View-based collective
 // I/O for MPI-IO", CCGrid 2008) only pay when the file stays open across several collective calls; its

@@ -1,5 +1,5 @@
-// The registry of collective I/O techniques and the data every technique is checked against (DESIGN.md:
-// "A registry of named techniques ... Register explicitly, no static-constructor magic").
+// The registry of collective I/O techniques and the data every technique is checked against (registered
+// explicitly, no static-constructor magic; docs/architecture.md, "Where to add").
 #include "algorithms/technique.hpp"
 
 #include <bit>

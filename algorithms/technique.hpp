@@ -1,5 +1,5 @@
-// What every collective I/O technique receives and the registry that names them (DESIGN.md: "A registry
-// of named techniques ... Register explicitly, no static-constructor magic").
+// What every collective I/O technique receives and the registry that names them (registered explicitly,
+// no static-constructor magic; docs/architecture.md, "Where to add").
 #pragma once
 
 #include <cstddef>

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Bytes against elided payloads (run.payload; issue 14 item 2) on the same points: each point runs once
-# with run.payload = bytes and once with elided, under /usr/bin/time. The table gives, per mode, wall time
-# and peak resident memory, the simulated time and whether the file was verified; the simulated times must
-# be equal (the script fails otherwise). A point whose bytes run the memory estimate refuses shows as
-# "refused" (what elided makes possible).
+# Bytes against elided payloads (run.payload) on the same points: each point runs once with
+# run.payload = bytes and once with elided, under /usr/bin/time. The table gives, per mode, wall time and peak
+# resident memory, the simulated time and whether the file was verified; the simulated times must be equal
+# (the script fails otherwise). A point whose bytes run the memory estimate refuses shows as "refused" (what
+# elided makes possible).
 #
 # Usage: bench/bench_payload.sh [BUILD_DIR]   (default: build). The points are the POINTS array below:
 # a scenario and its --set overrides.

@@ -3,8 +3,9 @@
 # Bx = 1, 4-byte entries, Nx the smallest multiple of Np^2 of at least 4 MiB, platform uc3m-2007 with one
 # rank per node (platform.nodes = Np; MPI and PVFS both on Myrinet: one star zone). Each program runs
 # under /usr/bin/time -v; the table gives wall time and peak RSS of both and their ratio ciosim /
-# skeleton (issue 14's figure of merit), both simulated executor times (exchanges + pack + write: the
-# skeleton has no inspector) and both simulated run times, so that the two can be seen to do the same work.
+# skeleton (the figure of merit: what ciosim costs on top of SimGrid), both simulated executor times
+# (exchanges + pack + write: the skeleton has no inspector) and both simulated run times, so that the two
+# can be seen to do the same work.
 # (The skeleton's ranks leave a barrier after the open together; iec's leave its inspector about together;
 # iec-parametric's start their exchanges as their opens end, one metadata request apart, so the waiting
 # moves from before the executor into its exchanges: compare its run times, not its executor times.)

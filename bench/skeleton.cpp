@@ -1,8 +1,8 @@
-// The raw-SimGrid skeleton of an IEC run (issue 14 item 1): the same SimGrid platform, the same messages
-// and the same stripe writes as `ciosim run` with run.algorithm = iec on a block-cyclic workload with
-// Bx = 1, but no algorithm (no inspector, no datatypes) and no payload (every message and every chunk
-// is a size only). Running both on the same point and comparing wall time and peak memory gives what
-// ciosim costs on top of SimGrid itself: bench/bench_skeleton.sh, docs/benchmarks.md.
+// The raw-SimGrid skeleton of an IEC run: the same SimGrid platform, the same messages and the same stripe
+// writes as `ciosim run` with run.algorithm = iec on a block-cyclic workload with Bx = 1, but no algorithm
+// (no inspector, no datatypes) and no payload (every message and every chunk is a size only). Running both on
+// the same point and comparing wall time and peak memory gives what ciosim costs on top of SimGrid itself:
+// bench/bench_skeleton.sh, docs/benchmarks.md.
 //
 // What it mirrors, activity for activity (so the simulated times agree; docs/benchmarks.md shows both):
 //  - the platform: sim/platform.cpp's star zone for one network (MPI and PVFS on the same profile), every

@@ -1,4 +1,4 @@
-# The layering rule of DESIGN.md as something the compiler checks.
+# The layering rule of docs/architecture.md ("Layers") as something the compiler checks.
 #
 # ciosim_poison_dir(OUT_VAR MESSAGE [SIMGRID] [MPI]) writes a directory of headers named like SimGrid's
 # and/or MPI's, each a #error with MESSAGE, and returns its path in OUT_VAR. ciosim_poison(TARGET DIR)

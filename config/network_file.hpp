@@ -1,4 +1,4 @@
-// Network profiles defined in a platform file (DESIGN.md: "Models are parameter sets on one mechanism"):
+// Network profiles defined in a platform file (models are parameter sets on one mechanism; docs/models.md):
 // besides the named profiles of models/network/profiles.cpp, a platform may define its own, e.g. the ones
 // `ciosim calibrate` measures, as tables under [network.profiles]:
 //

@@ -240,7 +240,7 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
                                       "file system model the ranks' file calls reach (the platform file must "
                                       "have its table: [pvfs], [nfs] or [local])")),
                    filesystem::kind_list()),
-      // MPI-IO hints (ROMIO's defaults from its code: shared/reference/collective-io-notes.md §1.4).
+      // MPI-IO hints (ROMIO's defaults from its code: adio/common/ad_hints.c; docs/two-phase.md).
       ranged(
           make("hints.cb_buffer_size", T::Size, "bytes", Value{std::int64_t{16777216}},
                "collective buffer of a two-phase aggregator per round, and gathered's chunk (ROMIO default "

@@ -1,5 +1,5 @@
-// The scenario parameters, each declared once (DESIGN.md, "Practices we follow": name, type, unit,
-// default, range, help). CLI help, `ciosim list`, validation, sweep expansion, results' typed "params"
+// The scenario parameters, each declared once (name, type, unit, default, range, help; docs/results.md,
+// "A scenario"). CLI help, `ciosim list`, validation, sweep expansion, results' typed "params"
 // and the saved effective configuration all derive from `parameters()`.
 //
 // A scenario TOML table maps to dotted keys: `[workload] bx = 4` is `workload.bx`. Any parameter may be

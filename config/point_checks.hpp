@@ -1,7 +1,6 @@
-// Checks of one sweep point that need no simulation and no per-entry work, made in the validation pass
-// before the techniques' own checks (issue 13, items 1 and 2): its memory estimate against the limit, its
-// ranks' stacks against the kernel's limit on memory maps, and whether its hints select any aggregator on
-// the platform's hosts.
+// Checks of one sweep point that need no simulation and no per-entry work, made in the validation pass before
+// the techniques' own checks: its memory estimate against the limit, its ranks' stacks against the kernel's
+// limit on memory maps, and whether its hints select any aggregator on the platform's hosts.
 #pragma once
 
 #include <string>
@@ -23,8 +22,9 @@ std::string check_point(const RunSpec& r, const MemoryLimit& limit);
 /// (measured: pairs of an 8 MiB stack and a 4 KiB page without access), and the kernel stops a process at
 /// vm.max_map_count maps, which SimGrid reports as a crash mid-run. The ranks' actors alone are the lower
 /// bound checked here (the I/O servers' request actors come on top: 55,035 maps at the peak of
-/// iec-parametric on 16,384 ranks; the run counts them against actor_budget as they start). `simgrid_cfg` is CIOSIM_SIMGRID_CFG ("key:value;..."): with
-/// contexts/guard-size:0 there is no guard page, and the check is left to the machine.
+/// iec-parametric on 16,384 ranks; the run counts them against actor_budget as they start). `simgrid_cfg` is
+/// CIOSIM_SIMGRID_CFG ("key:value;..."): with contexts/guard-size:0 there is no guard page, and the check is
+/// left to the machine.
 std::string check_memory_maps(int ranks, std::int64_t max_maps, const std::string& simgrid_cfg);
 /// The most actors a simulation may hold at once within `max_maps` memory maps, two an actor beside the
 /// process's own; 0 (no limit) when max_maps is unknown or `simgrid_cfg` turns guard pages off.

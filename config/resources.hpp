@@ -1,6 +1,6 @@
-// What a point will cost before it is simulated (issue 13, item 2): an estimate of its memory, compared
-// with the machine's memory or a --max-memory limit in the validation pass, so that a point that cannot fit
-// is refused with one line instead of dying in the middle of a sweep.
+// What a point will cost before it is simulated: an estimate of its memory, compared with the machine's
+// memory or a --max-memory limit in the validation pass, so that a point that cannot fit is refused with one
+// line instead of dying in the middle of a sweep.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Results of a scenario (DESIGN.md "Results schema v1"): results.json, results.csv, the table printed on
+// Results of a scenario (schema v1, docs/results.md): results.json, results.csv, the table printed on
 // stdout, and the RunResult <-> JSON codec used between the CLI's per-point child process and its parent.
 //
 // Everything here is deterministic: same runs, same bytes (no timestamps, host names or wall-clock times;

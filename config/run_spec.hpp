@@ -1,4 +1,4 @@
-// One simulation run after sweep expansion, and what it produces (DESIGN.md "Results schema v1").
+// One simulation run after sweep expansion, and what it produces (results schema v1, docs/results.md).
 // No SimGrid here: app/ and config/ build RunSpecs; sim/ runs them.
 #pragma once
 

@@ -237,7 +237,7 @@ class Expander {
   bool is_given(const std::string& key) const { return given_.count(key) > 0; }
 
   /// A file a workload reads, as the point resolved it, absolute: the effective configuration then finds
-  /// it wherever it is saved (issue 13, item 7).
+  /// it wherever it is saved.
   void absolute_paths(Setting& set) const {
     if (set.key != "workload.file" && set.key != "workload.partition" && set.key != "workload.graph") return;
     for (Value& v : set.values) {

@@ -1,5 +1,5 @@
 // Scenarios: a TOML file of parameters (params.hpp) plus `--set key=value` overrides, validated and
-// expanded into one RunSpec per sweep point (DESIGN.md, "Data flow of one run").
+// expanded into one RunSpec per sweep point (docs/architecture.md, "One run, end to end").
 //
 //   name = "quickstart"                  # optional; default: the file's stem. [A-Za-z0-9._-]
 //   description = "..."                  # optional

@@ -1,4 +1,4 @@
-// libFuzzer target over the scenario, platform and lists parsers (issue 13, item 8; docs/fuzzing.md).
+// libFuzzer target over the scenario, platform and lists parsers (docs/fuzzing.md).
 // The first byte picks the parser, the rest is the file's text:
 //   0: a scenario (run.platform names resolve in the source tree's platforms/, relative paths from its
 //      scenarios/ folder), expanded into its points as `ciosim run --dry-run` does;

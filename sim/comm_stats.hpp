@@ -1,7 +1,7 @@
-// Diagnostics for issue 14 item 4 (CIOSIM_COMM_STATS=1): how long the lists are that SimGrid 3.32 scans
-// on every completion. A comm sits in the pending-activity list of each actor that posted it until that
-// actor waits on it (a test does not take it off), and a detached comm sits instead in the maestro's
-// single list until its transfer ends; every removal is a full std::list::remove. Until 2026-11-25
+// Diagnostics of the simulator's message matching cost (CIOSIM_COMM_STATS=1): how long the lists are that
+// SimGrid 3.32 scans on every completion. A comm sits in the pending-activity list of each actor that posted
+// it until that actor waits on it (a test does not take it off), and a detached comm sits instead in the
+// maestro's single list until its transfer ends; every removal is a full std::list::remove. Until 2026-11-25
 // ciosim's eager sends were detached, so that list held every eager message in flight in the whole
 // simulation; the line "eager messages in flight" gives what it held then (nothing is detached now).
 #pragma once

@@ -126,10 +126,10 @@ Request SimProcess::post_send(int dst, int tag, Envelope* env) {
     if (st) env->stat = st->add_eager(sg4::Engine::get_clock(), dst, current_);
     // Eager: complete locally; the receiver owns the envelope. Not detached: SimGrid 3.32 keeps every
     // detached comm of the simulation in one list (the maestro's) and scans it whole on each completion,
-    // which made the cost of a message grow with all the eager messages in flight (issue 14 item 4). A
-    // comm this rank holds sits in its own list instead, until the rank waits on it: release_eager_sends
-    // does once its transfer has ended, finish() at the end. The transfer is the same one (started at once
-    // towards the permanent receiver), so simulated times do not change.
+    // which made the cost of a message grow with all the eager messages in flight. A comm this rank holds
+    // sits in its own list instead, until the rank waits on it: release_eager_sends does once its transfer
+    // has ended, finish() at the end. The transfer is the same one (started at once towards the permanent
+    // receiver), so simulated times do not change.
     eager_sent_.push_back(mb->put_async(env, bytes));
     if (st) st->hold(rank_, 1);
     pending_[r.id] = Pending{};

@@ -1,6 +1,6 @@
-// Runs sim::simulate in a forked child (SimGrid's engine can be created once per process, DESIGN.md), so
-// that one TEST_CASE can compare many simulations. The child exports the simulated file to a temporary
-// path and reports through a pipe; the parent reads the file back.
+// Runs sim::simulate in a forked child (SimGrid's engine can be created once per process;
+// docs/architecture.md), so that one TEST_CASE can compare many simulations. The child exports the
+// simulated file to a temporary path and reports through a pipe; the parent reads the file back.
 #pragma once
 
 #include <sys/wait.h>

@@ -1,6 +1,6 @@
-// Conventions of the command line (issue 12, item 9): --version, one meaning per flag across commands,
-// `list --keys`, a SimGrid XML platform named as such, the bash completion, the man page and
-// `cmake --install` (named platforms resolve from PREFIX/share/ciosim).
+// Conventions of the command line: --version, one meaning per flag across commands, `list --keys`, a SimGrid
+// XML platform named as such, the bash completion, the man page and `cmake --install` (named platforms
+// resolve from PREFIX/share/ciosim).
 #include <algorithm>
 #include <catch2/catch.hpp>
 

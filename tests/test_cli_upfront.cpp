@@ -1,5 +1,5 @@
-// What `ciosim` checks before it simulates anything, seen from the command line (issue 13, items 1, 2, 7),
-// and what a stopped `ciosim validate` leaves behind: nothing (item 3).
+// What `ciosim` checks before it simulates anything, seen from the command line, and what a stopped
+// `ciosim validate` leaves behind: nothing.
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>

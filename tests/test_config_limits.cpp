@@ -1,5 +1,5 @@
-// Numbers a user gives that no machine or 64-bit arithmetic can hold (issue 13, items 5 and 6): refused
-// before anything runs, named as the user wrote them, never wrapped around or clamped.
+// Numbers a user gives that no machine or 64-bit arithmetic can hold: refused before anything runs, named as
+// the user wrote them, never wrapped around or clamped.
 #include <catch2/catch.hpp>
 
 #include "config/platform_file.hpp"

@@ -1,7 +1,6 @@
-// Every model value is a what-if (issue 12, item 7): each platform-file value is a scenario key
-// ("TABLE.KEY"), each value of the point's MPI and I/O network profiles is network.mpi_* / network.io_*,
-// both sweep like any key, reach the RunSpec, and the effective configuration says which documented value a
-// scenario changed.
+// Every model value is a what-if: each platform-file value is a scenario key ("TABLE.KEY"), each value of the
+// point's MPI and I/O network profiles is network.mpi_* / network.io_*, both sweep like any key, reach the
+// RunSpec, and the effective configuration says which documented value a scenario changed.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
-// Strided pieces (issue 14 item 2; algorithms/common/payload.hpp): a piece that holds equal runs of x at a
-// constant stride, so that a rank's block-cyclic data, or anything gathered from it entry by entry, is one
-// entry of the piece map instead of one per entry. The oracle is a plain array holding every byte's source:
-// random edits of a piece map must agree with it byte for byte, however the map cuts and joins its pieces.
+// Strided pieces (algorithms/common/payload.hpp): a piece that holds equal runs of x at a constant stride, so
+// that a rank's block-cyclic data, or anything gathered from it entry by entry, is one entry of the piece map
+// instead of one per entry. The oracle is a plain array holding every byte's source: random edits of a piece
+// map must agree with it byte for byte, however the map cuts and joins its pieces.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>

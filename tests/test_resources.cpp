@@ -1,5 +1,4 @@
-// The memory a point will need, estimated before simulating (issue 13, item 2), and the size syntax of
-// --max-memory.
+// The memory a point will need, estimated before simulating, and the size syntax of --max-memory.
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <span>

@@ -1,9 +1,8 @@
-// One oracle across all techniques (DESIGN.md, "Tests"): every technique that lays x out in its logical
-// order writes the identical file, byte for byte, and every technique with a read path reads each rank's
-// entries back, for block-cyclic, block3d, irregular and STEM-II (stem2) distributions whose sizes do not
-// divide evenly by the ranks, the aggregators, the collective buffer or the stripe, and under several hint
-// settings. Each point is one
-// simulation in a forked child (sim_fork.hpp).
+// One oracle across all techniques: every technique that lays x out in its logical order writes the
+// identical file, byte for byte, and every technique with a read path reads each rank's entries back, for
+// block-cyclic, block3d, irregular and STEM-II (stem2) distributions whose sizes do not divide evenly by
+// the ranks, the aggregators, the collective buffer or the stripe, and under several hint settings. Each
+// point is one simulation in a forked child (sim_fork.hpp).
 #include <catch2/catch.hpp>
 #include <set>
 

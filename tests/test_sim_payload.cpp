@@ -1,6 +1,6 @@
-// Elided payloads (issue 14 item 2; algorithms/common/payload.hpp): the piece map, buffers and copies, the
-// elided file store, and every technique that runs elided run on the same points with bytes and elided:
-// identical simulated times, calls and network bytes, and both verdicts true. A wrong write is caught.
+// Elided payloads (algorithms/common/payload.hpp): the piece map, buffers and copies, the elided file store,
+// and every technique that runs elided run on the same points with bytes and elided: identical simulated
+// times, calls and network bytes, and both verdicts true. A wrong write is caught.
 #include <catch2/catch.hpp>
 
 #include "algorithms/common/distribution.hpp"

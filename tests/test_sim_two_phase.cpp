@@ -1,7 +1,7 @@
 // ROMIO two-phase in the simulator: per-rank call counts equal the formulas that follow from ROMIO's code
-// (shared/reference/collective-io-notes.md §1.1, steps 1-7 and the read), for one, all and some
-// aggregators, several rounds, the 2007 structure, the independent fallbacks, read-modify-write; and the
-// read returns what the write stored. One simulation per TEST_CASE.
+// (its two-phase write, ad_write_coll.c, and its read, ad_read_coll.c; docs/two-phase.md, "Call counts
+// asserted"), for one, all and some aggregators, several rounds, the 2007 structure, the independent
+// fallbacks, read-modify-write; and the read returns what the write stored. One simulation per TEST_CASE.
 //
 // Notation: P ranks, A aggregators, M rounds (= ceil(file domain / cb_buffer_size) here, every domain
 // being fully covered), Bx = 1 so that every rank has data in every window of every aggregator.

@@ -1,7 +1,9 @@
 // ROMIO two-phase index arithmetic (pure unit tests, no simulation): the interleave test, file domains
 // (even, non-divisible, stripe-aligned, empty), the aggregator lookup, my_req, the hole test of a write
 // round, cb_config_list, access lists, MPI_Dims_create and the block3d (coll_perf) distribution.
-// Expected values are worked by hand from shared/reference/collective-io-notes.md §1.2-1.4 and §5.1.
+// Expected values are worked by hand from ROMIO's file domains, aggregator list and default hints
+// (ad_aggregate.c, cb_config_list.c, ad_hints.c) and its test/coll_perf.c, as docs/two-phase.md describes
+// them.
 #include <bit>
 #include <catch2/catch.hpp>
 #include <limits>

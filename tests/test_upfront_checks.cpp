@@ -1,7 +1,7 @@
-// Everything checked in the validation pass, before any per-entry work and before any point is simulated
-// (issue 13, items 1, 2 and 7): a point's memory estimate from its workload's size, the aggregators
-// hints.cb_config_list selects, the effective configuration of a lists workload, and input files that
-// say what they mean (sorted size factors, integers where integers are meant, no unknown keys).
+// Everything checked in the validation pass, before any per-entry work and before any point is simulated: a
+// point's memory estimate from its workload's size, the aggregators hints.cb_config_list selects, the
+// effective configuration of a lists workload, and input files that say what they mean (sorted size factors,
+// integers where integers are meant, no unknown keys).
 #include <catch2/catch.hpp>
 #include <chrono>
 

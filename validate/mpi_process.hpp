@@ -1,5 +1,6 @@
-// The MPI implementation of Process (DESIGN.md, "The seam: Process"): the same compiled techniques run on
-// a real MPI library and a real file. The only layer that includes mpi.h, with validate/*.cpp.
+// The MPI implementation of Process (docs/architecture.md, the Process seam; docs/validation.md): the
+// same compiled techniques run on a real MPI library and a real file. The only layer that includes mpi.h,
+// with validate/*.cpp.
 //
 //  - point-to-point: MPI_Send/Recv/Isend/Irecv/Wait/Waitall/Waitany of MPI_BYTE with the technique's tags, on
 //  a

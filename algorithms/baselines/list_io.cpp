@@ -1,7 +1,7 @@
 // List I/O (independent, batches of offset-length regions per file-system request).
 // A. Ching, A. Choudhary, W.-K. Liao, R. Ross, W. Gropp, "Noncontiguous I/O through PVFS", IEEE Cluster
-// 2002; ROMIO's PVFS2 driver batches at most 64 regions per request (MAX_ARRAY_SIZE), described in
-// shared/reference/collective-io-notes.md §4.2. The comparison: Singh, Isaila, Pichel, Carretero,
+// 2002; ROMIO's PVFS2 driver batches at most 64 regions per request (MAX_ARRAY_SIZE in ad_pvfs2;
+// docs/two-phase.md, "List I/O, independent, gathered"). The comparison: Singh, Isaila, Pichel, Carretero,
 // J. Supercomputing 47(1):53-75, 2009, §4.2.
 #include "algorithms/baselines/list_io.hpp"
 

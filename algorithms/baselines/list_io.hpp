@@ -1,8 +1,8 @@
 // List I/O: independent noncontiguous access with one file-system request per batch of offset-length
 // regions. A. Ching, A. Choudhary, W.-K. Liao, R. Ross, W. Gropp, "Noncontiguous I/O through PVFS",
 // IEEE Cluster 2002; as ROMIO's PVFS2 driver issues it (ad_pvfs2 WriteStrided: at most MAX_ARRAY_SIZE =
-// 64 regions per PVFS_sys_write; shared/reference/collective-io-notes.md §4.2). Compared in Singh, Isaila,
-// Pichel, Carretero, J. Supercomputing 47(1):53-75, 2009, §4.2.
+// 64 regions per PVFS_sys_write; docs/two-phase.md, "List I/O, independent, gathered"). Compared in
+// Singh, Isaila, Pichel, Carretero, J. Supercomputing 47(1):53-75, 2009, §4.2.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Offset-length access lists (ROMIO ADIOI_Calc_my_off_len; shared/reference/collective-io-notes.md §1.1).
+// Offset-length access lists (ROMIO's ADIOI_Calc_my_off_len, ad_read_coll.c; docs/two-phase.md).
 #include "algorithms/common/access_list.hpp"
 
 #include <algorithm>

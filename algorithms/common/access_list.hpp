@@ -1,6 +1,7 @@
 // A rank's file access as offset-length pieces in bytes, the way ROMIO's ADIOI_Calc_my_off_len walks a
-// flattened file view (shared/reference/collective-io-notes.md §1.1 step 1a; ROMIO adio/common/
-// ad_read_coll.c), plus the storage-order walk that independent and list I/O use (§4.2).
+// flattened file view (ROMIO adio/common/ad_read_coll.c; docs/two-phase.md, the `offsets` phase), plus
+// the storage-order walk that independent and list I/O use (docs/two-phase.md, "List I/O, independent,
+// gathered").
 //
 // A Distribution gives each rank's entries in the order the rank stores them (its memory order). An MPI
 // file view must be monotone, so a rank whose entries are not in increasing file order describes the

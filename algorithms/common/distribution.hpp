@@ -1,6 +1,6 @@
 // Workload distributions of the global vector x over the ranks (paper §3: block-cyclic with blocks of Bx
 // entries, Fig. 1; "generic distributions" described by datatypes, Fig. 11), and the 3-D block distribution
-// of ROMIO's coll_perf test (shared/reference/collective-io-notes.md §5.1).
+// of ROMIO's coll_perf test (test/coll_perf.c; docs/two-phase.md, "Workload block3d").
 // Singh, Isaila, Pichel, Carretero, "A collective I/O implementation based on inspector-executor paradigm",
 // The Journal of Supercomputing 47(1):53-75, 2009.
 #pragma once
@@ -60,11 +60,11 @@ Distribution stem2(std::int64_t nx, std::int64_t ny, std::int64_t nz, std::int64
 Distribution from_lists(std::int64_t nx, std::vector<std::vector<Tuple>> lists);
 
 /// The BIPS3D mesh workload (Filgueira, Singh, Pichel, Isaila, Carretero, VECPAR 2008; the kernel
-/// benchmark-IO.c, shared/reference/collective-io-notes.md §2.4): N = owner.size() mesh nodes, node i owned
-/// by rank owner[i], `load` entries per node. x is node-major (node i's entries at [i*load, (i+1)*load));
-/// rank r holds its nodes in increasing order, one tuple per maximal run of consecutive owned nodes (the
-/// kernel's MPI_Type_indexed file view). unit = load. Throws std::invalid_argument unless np >= 1,
-/// load >= 1, owner is not empty and every owner is in [0, np).
+/// benchmark-IO.c; docs/two-phase.md, "Workload mesh"): N = owner.size() mesh nodes, node i owned by rank
+/// owner[i], `load` entries per node. x is node-major (node i's entries at [i*load, (i+1)*load)); rank r
+/// holds its nodes in increasing order, one tuple per maximal run of consecutive owned nodes (the kernel's
+/// MPI_Type_indexed file view). unit = load. Throws std::invalid_argument unless np >= 1, load >= 1, owner
+/// is not empty and every owner is in [0, np).
 Distribution mesh(const std::vector<int>& owner, int np, std::int64_t load);
 
 /// "" when d's datatypes partition [0, Nx) (every entry held by exactly one rank, once), else a one-line

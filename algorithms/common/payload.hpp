@@ -1,6 +1,6 @@
-// Elided payloads (issue 14 item 2; DESIGN.md, "The seam"): buffers that have a size but no bytes, as SMPI's
-// shared malloc gives, so that a run at scale costs the simulator's memory and time for its messages'
-// sizes, not for their bytes.
+// Elided payloads (docs/architecture.md, "Payload buffers"; docs/results.md, "Elided payloads"): buffers
+// that have a size but no bytes, as SMPI's shared malloc gives, so that a run at scale costs the
+// simulator's memory and time for its messages' sizes, not for their bytes.
 //
 // Every byte a technique moves is a byte of the workload's vector x: byte k of entry i holds byte k of
 // fill_entry(i) (algorithms/technique.hpp). Call i * element_size + k that byte's *source*. An elided buffer
@@ -15,8 +15,8 @@
 // writable: code that reads or writes its bytes directly (a memcpy the conversion missed) faults at once
 // instead of computing with garbage. Code copies payload through payload::copy, which handles both kinds.
 //
-// The mode is one per process (a simulation runs in a process of its own, DESIGN.md): a ModeScope sets it,
-// and Buffer(n) allocates bytes or an elided range as it says.
+// The mode is one per process (a simulation runs in a process of its own, docs/architecture.md): a
+// ModeScope sets it, and Buffer(n) allocates bytes or an elided range as it says.
 #pragma once
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The seam between algorithm code and a backend (DESIGN.md, "The seam: Process").
+// The seam between algorithm code and a backend (docs/architecture.md, the Process seam).
 //
 // Every technique in algorithms/ is a function of a Process&. Two backends implement it: sim/ (SimGrid
 // S4U actors) and validate/ (MPI and MPI-IO). This header includes neither.
@@ -109,7 +109,7 @@ struct Request {
 /// address space, hands the object itself to the receiver while charging the network for wire_size()
 /// bytes. Both count and trace it as an isend / irecv of wire_size() bytes, so a technique costs and
 /// behaves the same as if it serialized the object itself; only the simulator's own memory and time
-/// shrink (issue 14: the IEC inspector's recursive datatype bundles share their subtrees instead of
+/// shrink (the IEC inspector's recursive datatype bundles, for one, share their subtrees instead of
 /// copying them at every phase).
 class SharedMessage {
  public:

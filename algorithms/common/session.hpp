@@ -1,6 +1,6 @@
-// An open file across several collective calls: the seam between an operation sequence (issue 10: open,
-// set_view, write x n, read x n, sync, close, ...) and a technique that keeps state between the calls
-// (view-based collective I/O's cached collective buffers).
+// An open file across several collective calls: the seam between an operation sequence (open, set_view,
+// write x n, read x n, sync, close, ...) and a technique that keeps state between the calls (view-based
+// collective I/O's cached collective buffers).
 //
 // The driver (sim/ and validate/) opens the file (Process::file_open), creates one Session per rank, calls
 // its methods in the order the sequence lists them on every rank (each of them is collective), then calls

@@ -1,7 +1,7 @@
 // LAP aggregator assignment (ACN, AVN): Filgueira, Singh, Pichel, Isaila, Carretero, "Data Locality Aware
 // Strategy for Two-Phase Collective I/O", VECPAR 2008, LNCS 5336 (2009). The reference code's
-// aggregation_interval, step by step (shared/reference/collective-io-notes.md §2.1), reimplemented; no code
-// copied.
+// aggregation_interval, step by step (docs/two-phase.md, "LAP aggregator assignment"), reimplemented; no
+// code copied.
 #include "algorithms/lap/aggregation_interval.hpp"
 
 #include <algorithm>

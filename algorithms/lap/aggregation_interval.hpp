@@ -3,8 +3,8 @@
 // Two-Phase Collective I/O", VECPAR 2008, LNCS 5336 (2009).
 //
 // The steps of the reference code's aggregation_interval (repository rosafilgueira/
-// Optimization_CollectiveIO_MPI, aggregator_pattern.c; described in shared/reference/collective-io-notes.md
-// §2.1, reimplemented, no code copied), run through the Process seam as that code runs them on MPI:
+// Optimization_CollectiveIO_MPI, aggregator_pattern.c; described in docs/two-phase.md, "LAP aggregator
+// assignment"; reimplemented, no code copied), run through the Process seam as that code runs them on MPI:
 // gather the processor names; group ranks into hosts; one interval per host over the N items (mesh nodes),
 // the last absorbing the remainder; each rank's count per interval (ACN: contiguous pieces, AVN: items);
 // the counts to rank 0 point-to-point; the host x interval benefit matrix; LAPJV; broadcast of the rank

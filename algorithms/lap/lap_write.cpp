@@ -1,6 +1,6 @@
 // Two-phase collective write with LAP aggregator assignment (ACN/AVN): Filgueira, Singh, Pichel, Isaila,
 // Carretero, "Data Locality Aware Strategy for Two-Phase Collective I/O", VECPAR 2008. The BIPS3D kernel's
-// iteration (shared/reference/collective-io-notes.md §2.4): LAP, open, write_all.
+// iteration (benchmark-IO.c; docs/two-phase.md, "LAP aggregator assignment"): LAP, open, write_all.
 #include "algorithms/lap/lap_write.hpp"
 
 #include <stdexcept>

@@ -2,7 +2,7 @@
 // J. C. Pichel, F. Isaila, J. Carretero, "Data Locality Aware Strategy for Two-Phase Collective I/O",
 // VECPAR 2008, LNCS 5336 (2009).
 //
-// What the BIPS3D I/O kernel (benchmark-IO.c, shared/reference/collective-io-notes.md §2.4) does in each
+// What the BIPS3D I/O kernel (benchmark-IO.c; docs/two-phase.md, "Workload mesh") does in each
 // iteration: aggregation_interval (the LAP), then MPI_File_open with the resulting cb_config_list and
 // MPI_File_write_all. The open's aggregator selection is ROMIO's: the processor names are gathered at the
 // first open only (ROMIO caches them on the communicator), rank 0 parses the list and broadcasts the rank

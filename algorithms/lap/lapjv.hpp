@@ -4,13 +4,13 @@
 // Filgueira, Singh, Pichel, Isaila, Carretero, "Data Locality Aware Strategy for Two-Phase Collective
 // I/O", VECPAR 2008 (LNCS 5336, 2009), whose code calls Roy Jonker's 1996 C implementation.
 //
-// Reimplemented from the algorithm's description (shared/reference/collective-io-notes.md §2.1 step 8,
-// §2.2), with that implementation's loop orders and tie rules so that the same matrices give the same
-// assignments (column reduction scans columns from the last to the first and takes the first row of
-// least cost; augmenting row reduction runs twice; Dijkstra-like augmentation keeps the columns at the
-// current minimum in list order). No code copied. Two differences: costs are 64-bit, and the "infinite"
-// sentinel is INT64_MAX instead of 100000 (the reference crashes when reduced costs exceed its BIG);
-// entries are bounded (max_cost_magnitude) so no intermediate value can overflow.
+// Reimplemented from the algorithm's description (Jonker and Volgenant's paper; docs/two-phase.md, "LAP
+// aggregator assignment", Solver), with that implementation's loop orders and tie rules so that the same
+// matrices give the same assignments (column reduction scans columns from the last to the first and takes
+// the first row of least cost; augmenting row reduction runs twice; Dijkstra-like augmentation keeps the
+// columns at the current minimum in list order). No code copied. Two differences: costs are 64-bit, and
+// the "infinite" sentinel is INT64_MAX instead of 100000 (the reference crashes when reduced costs exceed
+// its BIG); entries are bounded (max_cost_magnitude) so no intermediate value can overflow.
 #pragma once
 
 #include <cstdint>

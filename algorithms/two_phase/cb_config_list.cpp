@@ -1,5 +1,5 @@
 // ROMIO's cb_config_list: grammar, matching and the open-time exchange.
-// Reimplemented from shared/reference/collective-io-notes.md §1.4 (checked against ROMIO
+// Reimplemented from its description in docs/two-phase.md, "Aggregators" (checked against ROMIO
 // adio/common/cb_config_list.c and ad_open.c of MPICH; no code copied).
 #include "algorithms/two_phase/cb_config_list.hpp"
 

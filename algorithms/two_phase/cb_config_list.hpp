@@ -1,5 +1,5 @@
 // ROMIO's choice of aggregators (the cb_config_list hint), reimplemented from the description in
-// shared/reference/collective-io-notes.md §1.4 and checked against ROMIO's adio/common/cb_config_list.c:
+// docs/two-phase.md, "Aggregators", and checked against ROMIO's adio/common/cb_config_list.c:
 // a comma-separated list of `host[:n]` items (`*` = any host, `n` may be `*`); each item appends the
 // lowest-ranked unused processes of a host to the rank list and retires that host; "*:*" means ranks
 // 0..cb_nodes-1. The list is parsed on rank 0 after MPI_File_open gathers the processor names, and the

@@ -1,4 +1,4 @@
-// MPI-IO hints (ROMIO's defaults; shared/reference/collective-io-notes.md §1.4).
+// MPI-IO hints (ROMIO's defaults, as adio/common/ad_hints.c sets them; docs/two-phase.md).
 #include "algorithms/two_phase/hints.hpp"
 
 #include <cstdint>

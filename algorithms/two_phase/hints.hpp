@@ -1,5 +1,5 @@
 // The MPI-IO hints the ROMIO-style techniques read (two-phase, list I/O, gathered), with ROMIO's defaults
-// as its code sets them (shared/reference/collective-io-notes.md §1.4; ROMIO adio/common/ad_hints.c):
+// as its code sets them (ROMIO adio/common/ad_hints.c; docs/two-phase.md):
 // cb_buffer_size 16 MiB, cb_nodes = nprocs then cut to what cb_config_list yields, cb_config_list "*:1",
 // romio_cb_write/read automatic, striping_unit unset, and the PVFS2 driver's list-I/O batch of 64 regions
 // (ad_pvfs2 MAX_ARRAY_SIZE).

@@ -1,6 +1,6 @@
 // ROMIO's extended two-phase collective I/O, generic ADIO path (ADIOI_GEN_WriteStridedColl and
-// ADIOI_GEN_ReadStridedColl), reimplemented step by step from shared/reference/collective-io-notes.md §1
-// (checked against MPICH's ROMIO adio/common/ad_write_coll.c, ad_read_coll.c, ad_aggregate.c; no code
+// ADIOI_GEN_ReadStridedColl), reimplemented step by step (docs/two-phase.md, "Two-phase, step by step";
+// checked against MPICH's ROMIO adio/common/ad_write_coll.c, ad_read_coll.c, ad_aggregate.c; no code
 // copied). The method: R. Thakur, A. Choudhary, "An Extended Two-Phase Method for Accessing Sections of
 // Out-of-Core Arrays", Scientific Programming 5(4):301-317, 1996; ROMIO: R. Thakur, W. Gropp, E. Lusk,
 // "Data Sieving and Collective I/O in ROMIO", Frontiers '99. The comparison it enters: Singh, Isaila,

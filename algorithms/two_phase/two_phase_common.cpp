@@ -1,6 +1,6 @@
-// ROMIO two-phase I/O, the steps shared by write and read (shared/reference/collective-io-notes.md §1.1
-// steps 1-5; ROMIO adio/common/ad_write_coll.c, ad_read_coll.c, ad_aggregate.c, reimplemented, no code
-// copied): ADIOI_Calc_my_off_len, the two MPI_Allgathers of start/end offsets, the interleave test, the
+// ROMIO two-phase I/O, the steps shared by write and read (docs/two-phase.md, the phases up to
+// metadata_exchange; ROMIO adio/common/ad_write_coll.c, ad_read_coll.c, ad_aggregate.c, reimplemented, no
+// code copied): ADIOI_Calc_my_off_len, the two MPI_Allgathers of start/end offsets, the interleave test, the
 // independent fallback, ADIOI_Calc_file_domains, ADIOI_Calc_my_req and ADIOI_Calc_others_req.
 // Thakur, Choudhary, "An Extended Two-Phase Method for Accessing Sections of Out-of-Core Arrays",
 // Scientific Programming 5(4), 1996.

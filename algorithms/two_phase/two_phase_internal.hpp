@@ -1,5 +1,5 @@
 // Shared by two_phase_common.cpp, two_phase_write.cpp and two_phase_read.cpp (not a public interface).
-// ROMIO extended two-phase I/O, reimplemented from shared/reference/collective-io-notes.md §1.
+// ROMIO extended two-phase I/O, reimplemented step by step (docs/two-phase.md).
 #pragma once
 
 #include <cstdint>

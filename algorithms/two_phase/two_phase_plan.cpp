@@ -1,6 +1,6 @@
 // ROMIO two-phase I/O: the local index arithmetic (interleave test, file domains, aggregator lookup,
-// my_req, the write round's hole test). Reimplemented from shared/reference/collective-io-notes.md §1.1-1.2
-// (checked against ROMIO adio/common/ad_aggregate.c and ad_write_coll.c; no code copied).
+// my_req, the write round's hole test). Reimplemented from ROMIO's steps as docs/two-phase.md describes
+// them (checked against ROMIO adio/common/ad_aggregate.c and ad_write_coll.c; no code copied).
 // Thakur, Choudhary, "An Extended Two-Phase Method for Accessing Sections of Out-of-Core Arrays",
 // Scientific Programming 5(4), 1996.
 #include <algorithm>

@@ -1,6 +1,6 @@
 // ROMIO two-phase collective read (ADIOI_GEN_ReadStridedColl -> ADIOI_Read_and_exch ->
-// ADIOI_R_Exchange_data), reimplemented from shared/reference/collective-io-notes.md §1.1 ("Read ... is the
-// same up to step 5"; checked against ROMIO adio/common/ad_read_coll.c; no code copied).
+// ADIOI_R_Exchange_data), reimplemented (docs/two-phase.md: a read shares the write's phases up to
+// metadata_exchange; checked against ROMIO adio/common/ad_read_coll.c; no code copied).
 // Thakur, Choudhary, "An Extended Two-Phase Method for Accessing Sections of Out-of-Core Arrays",
 // Scientific Programming 5(4), 1996.
 //

@@ -1,6 +1,6 @@
 // ROMIO two-phase collective write (ADIOI_GEN_WriteStridedColl -> ADIOI_Exch_and_write ->
-// ADIOI_W_Exchange_data), reimplemented from shared/reference/collective-io-notes.md §1.1 steps 6-7
-// (checked against ROMIO adio/common/ad_write_coll.c; no code copied).
+// ADIOI_W_Exchange_data), reimplemented (docs/two-phase.md, the exchange, write and sync phases;
+// checked against ROMIO adio/common/ad_write_coll.c; no code copied).
 // Thakur, Choudhary, "An Extended Two-Phase Method for Accessing Sections of Out-of-Core Arrays",
 // Scientific Programming 5(4), 1996; Thakur, Gropp, Lusk, "Data Sieving and Collective I/O in ROMIO",
 // Frontiers '99.

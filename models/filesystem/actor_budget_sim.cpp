@@ -10,7 +10,7 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
-// One simulation per process (DESIGN.md): the budget of the one running.
+// One simulation per process (docs/architecture.md, "One run, end to end"): the budget of the one running.
 struct Budget {
   long max_actors = 0;
   std::string message;
