@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
 """The claim ledger: every paper claim that docs/reproduction.md decides, as an executable check.
 
-Each claim (scripts/claim_ledger.py) names the scenario and the points it needs, runs them with the
-simulator, evaluates its condition on the results and says reproduced / partly / not reproduced, with the
-numbers that decided it. With --robustness it reruns the claim with each uncertain parameter it depends on
-set to every value of a stated plausible range, and says for which values the verdict holds.
+Each claim (scripts/claim_ledger.py) names the scenario and the points it needs (or a study: a project
+script that runs several scenarios, as the LAP reproduction's), runs them with the simulator, evaluates its
+condition on the results and says reproduced / partly / not reproduced, with the numbers that decided it.
+With --robustness it reruns the claim with each uncertain parameter it depends on set to every value of a
+stated plausible range, and says for which values the verdict holds.
 
 Usage:
-  scripts/claims.py [NAME ...] [--build DIR] [--out DIR] [--robustness] [--markdown FILE] [-j N] [--verify]
+  scripts/claims.py [NAME ...] [--build DIR] [--out DIR [--resume]] [--robustness] [--markdown FILE] [-j N]
+                    [--verify]
   scripts/claims.py --check-docs [--markdown FILE] [--reproduction FILE]
   scripts/claims.py --list
 
   NAME            claims to run (default: all); `--list` shows them
   --build DIR     where ciosim is (default: build)
   --out DIR       where the runs go (default: a temporary folder, removed at the end)
+  --resume        keep the points an earlier ledger run left in --out (ciosim run --resume; a study's
+                  finished runs are kept by its script) and run the rest. Only with the same build: ciosim's
+                  --resume compares the configuration, not the simulator that made the points
   --robustness    also re-evaluate each claim over its parameters' ranges
   --markdown F    write the ledger's table to F (docs/claims.md is the shipped one)
   -j N            ciosim's -j for each run (default 1)
@@ -90,23 +95,44 @@ class Runs:
         return [p["time_s"] for p in run["phases"] if re.fullmatch(r"exchange\d*", p["name"])]
 
 
+RESUME = []  # ["--resume"] with --resume
 _RUNS = {}  # (scenario, sets) -> Runs: claims that need the same points share one run
+_STUDY_CONFIG = {}  # id of a study's loaded points -> the effective-config.toml its base values are read from
 
 
 def run_points(claim, build, out, extra_sets, jobs):
     """Runs the claim's scenario with its sets (and `extra_sets`) into `out`, or reuses the run of an earlier
     claim that asked for the same points; returns its Runs."""
+    if claim.study is not None:
+        return run_study(claim.study, build, out, extra_sets, jobs)
     key = (claim.scenario, tuple(claim.sets) + tuple(extra_sets))
     if key in _RUNS:
         return _RUNS[key]
     cmd = [os.path.join(build, "ciosim"), "run", os.path.join(ROOT, "scenarios", claim.scenario + ".toml"),
-           "-q", "--out", out, "-j", str(jobs)]
+           "-q", "--out", out, "-j", str(min(jobs, claim.max_jobs) if claim.max_jobs else jobs)] + RESUME
     for s in list(claim.sets) + list(extra_sets):
         cmd += ["--set", s]
     done = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} exited {done.returncode}: {done.stderr.strip().splitlines()[-1:]}")
     _RUNS[key] = Runs(os.path.join(out, "results.json"))
+    return _RUNS[key]
+
+
+def run_study(study, build, out, extra_sets, jobs):
+    """Runs a study's script into `out` with `extra_sets` (once per ledger run and sets: claims of one study
+    share it) and loads it."""
+    key = ("study", study.name) + tuple(extra_sets)
+    if key in _RUNS:
+        return _RUNS[key]
+    env = dict(os.environ, BUILD=os.path.abspath(build), JOBS=str(jobs), SETS=" ".join(extra_sets))
+    done = subprocess.run(study.command + [out], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(study.command + [out])} exited {done.returncode}: "
+                           f"{done.stderr.strip().splitlines()[-1:]}")
+    _RUNS[key] = study.load(out)
+    _STUDY_CONFIG[id(_RUNS[key])] = os.path.join(out, study.config)
     return _RUNS[key]
 
 
@@ -124,10 +150,13 @@ def fmt_value(param, v):
 def check_base(claim, param, base):
     """The scenario's own value of `param` must be the one the ledger calls ours: a claim whose scenario or
     platform changed is not re-decided around a stale base."""
-    with open(os.path.join(base.folder, "effective-config.toml"), "rb") as f:
+    path = _STUDY_CONFIG.get(id(base)) or os.path.join(base.folder, "effective-config.toml")
+    with open(path, "rb") as f:
         config = tomllib.load(f)
     table, key = param.key.split(".", 1)
     value = config.get(table, {}).get(key)
+    if isinstance(value, list) and len(value) == 1:  # a claim's own --set of the key: a sweep of one value
+        value = value[0]
     if not isinstance(value, (int, float)) or abs(value - param.base) > 1e-9 * abs(param.base):
         raise RuntimeError(f"claim {claim.name}: {param.key} is {value} in its scenario, but the ledger's base value "
                            f"is {param.base:g} (update scripts/claim_ledger.py)")
@@ -159,9 +188,9 @@ def parameters_table():
     seen, lines = set(), ["| parameter | values tried | ours | why that range |", "|---|---|---|---|"]
     for c in claim_ledger.CLAIMS:
         for p in c.depends:
-            if (p.key, p.base) in seen:
+            if (p.key, p.base, p.what) in seen:
                 continue
-            seen.add((p.key, p.base))
+            seen.add((p.key, p.base, p.what))
             lines.append(f"| `{p.key}` | {', '.join(fmt_value(p, v) for v in p.values)} | "
                          f"{fmt_value(p, p.base)} | {p.what} |")
     return "\n".join(lines) + "\n"
@@ -171,8 +200,21 @@ def markdown(rows):
     lines = ["| claim | paper | the paper says | ciosim | verdict | robustness |",
              "|---|---|---|---|---|---|"]
     for c, verdict, evidence, robust in rows:
-        cells = [f"`{c.name}`", c.paper, c.says, evidence, f"**{verdict}**", robust or "not varied"]
+        fixed = f"not varied: {c.fixed}" if c.fixed else "not varied"
+        cells = [f"`{c.name}`", c.paper, c.says, evidence, f"**{verdict}**", robust or fixed]
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def moving(rows):
+    """The claims whose verdict changes inside a plausible range of a value it depends on, as a list."""
+    moved = [(c, verdict, robust) for c, verdict, _, robust in rows if "(ours)" in robust]
+    if not moved:
+        return "\nNo verdict changes inside the plausible ranges below.\n"
+    lines = ["\nVerdicts that change inside a plausible range (the rest hold throughout theirs):\n"]
+    for c, verdict, robust in moved:
+        parts = [p for p in robust.split("; ") if "(ours)" in p]
+        lines.append(f"- `{c.name}` ({verdict} with ours): " + "; ".join(parts))
     return "\n".join(lines) + "\n"
 
 
@@ -187,8 +229,14 @@ def ledger_verdicts(path):
     return found
 
 
+def unexplained():
+    """Claims that neither name the values their verdict is re-decided over nor say why none enters it."""
+    return [f"scripts/claim_ledger.py: claim {c.name} has no `depends` and no `fixed` reason"
+            for c in claim_ledger.CLAIMS if not c.depends and not c.fixed]
+
+
 def check_docs(ledger_md, reproduction_md):
-    errors = []
+    errors = unexplained()
     names = [c.name for c in claim_ledger.CLAIMS]
     recorded = ledger_verdicts(ledger_md)
     for n in names:
@@ -228,6 +276,7 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--out")
     ap.add_argument("--robustness", action="store_true")
+    ap.add_argument("--resume", action="store_true")
     ap.add_argument("--markdown")
     ap.add_argument("-j", type=int, default=1)
     ap.add_argument("--check-docs", action="store_true")
@@ -256,6 +305,11 @@ def main():
     if a.markdown and a.names:
         print("claims.py: --markdown writes the whole ledger: give no claim names with it", file=sys.stderr)
         return 2
+    if a.resume and not a.out:
+        print("claims.py: --resume needs --out (the folder of the earlier run)", file=sys.stderr)
+        return 2
+    if a.resume:
+        RESUME.append("--resume")
     chosen = [by_name[n] for n in a.names] if a.names else claim_ledger.CLAIMS
     out = a.out or tempfile.mkdtemp(prefix="ciosim-claims-")
     rows, failed = [], 0
@@ -266,7 +320,7 @@ def main():
                 verdict, evidence = judge(c, runs)
                 robust = robustness(c, runs, verdict, a.build, os.path.join(out, c.name), a.j) \
                     if a.robustness and c.depends else ""
-            except (RuntimeError, KeyError, ValueError) as e:
+            except Exception as e:  # noqa: BLE001 (a judge's bug fails its claim, not the ledger)
                 print(f"{c.name}: FAILED: {e}", file=sys.stderr)
                 failed += 1
                 continue
@@ -284,8 +338,8 @@ def main():
     if a.markdown and not failed:
         tmp = a.markdown + ".tmp"
         with open(tmp, "w") as f:
-            f.write(claim_ledger.PREAMBLE + "\n" + markdown(rows) + "\nThe uncertain values varied:\n\n" +
-                    parameters_table())
+            f.write(claim_ledger.PREAMBLE + "\n" + markdown(rows) + moving(rows) +
+                    "\nThe uncertain values varied:\n\n" + parameters_table())
         os.replace(tmp, a.markdown)
     elif a.markdown:
         print(f"claims.py: {failed} claims failed; {a.markdown} left as it was", file=sys.stderr)

@@ -5,11 +5,17 @@
 #
 # Usage, from the top of the source tree:
 #   scripts/lap-study.sh [BIPS3D_DIR] [OUT_DIR] [RANKS] [MESHES]
-# defaults: scenarios/data/bips3d, results/lap-study, "8 16 32 64", "1 2 3 4".
+# defaults: scenarios/data/bips3d, results/lap-study, "8 16 32 64", "1 2 3 4". Environment: BUILD, the
+# folder that holds ciosim and ciosim_lap_locality (default build); JOBS, ciosim run's -j (default 1);
+# SETS, more `--set`s for every run, space-separated KEY=VALUE words (the claim ledger's robustness runs).
 # BIPS3D_DIR holds meshK/asignacionP (one owner rank per mesh node); the project ships all sixteen in
 # scenarios/data/bips3d (its README says where they come from).
 # Then: scripts/lap-tables.py OUT_DIR
 set -eu
+build=${BUILD:-build}
+jobs=${JOBS:-1}
+extra=""
+for kv in ${SETS:-}; do extra="$extra --set $kv"; done
 data=${1:-scenarios/data/bips3d}
 out=${2:-results/lap-study}
 ranks=${3:-8 16 32 64}
@@ -23,12 +29,12 @@ for m in $meshes; do
     d=$out/mesh$m-p$p
     if [ ! -f "$d/results.json" ]; then
       start=$(date +%s)
-      build/ciosim run scenarios/lap-mesh1.toml -q --out "$d" --set run.ranks="$p" --set workload.nx="$n" \
-        --set workload.partition="$part"
+      "$build/ciosim" run scenarios/lap-mesh1.toml -q -j "$jobs" --out "$d" --set run.ranks="$p" --set workload.nx="$n" \
+        --set workload.partition="$part" $extra
       echo "mesh$m P=$p: $(( $(date +%s) - start )) s" >&2
     fi
     for l in 100 200 500; do
-      [ -f "$d/locality-$l.tsv" ] || build/ciosim_lap_locality "$part" "$p" "$l" > "$d/locality-$l.tsv"
+      [ -f "$d/locality-$l.tsv" ] || "$build/ciosim_lap_locality" "$part" "$p" "$l" > "$d/locality-$l.tsv"
     done
   done
 done
