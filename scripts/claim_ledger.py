@@ -773,7 +773,7 @@ def btio_b(name, says, judge, fixed=""):
     """A view-based claim decided on BT-IO class B's points (btio-fig3, every rank count, both techniques):
     the claims of Fig. 3 and Table I share that one run, and its reruns over Cacau's MPI link, where
     two-phase and view-based differ most (or give `fixed`, why no value enters the verdict). The disk is not
-    varied here: the 14 points take 25 minutes of CPU a run; the Tile, collperf and class C claims vary it."""
+    varied here: the 14 points are the ledger's longest run; the Tile, collperf and class C claims vary it."""
     return Claim(name, VB, says, "btio-fig3", ["workload.class=B"], judge, [] if fixed else [CACAU_MPI],
                  fixed=fixed)
 
