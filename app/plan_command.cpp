@@ -5,6 +5,9 @@
 //   ciosim plan SCENARIO [--set KEY=VALUE ...] [--point K] [--rounds N] [--svg FILE]
 //     the plan of one point of a scenario: IEC's (as above) or two-phase's (aggregators, file domains,
 //     rounds, pieces per rank and aggregator).
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
@@ -13,6 +16,7 @@
 #include "algorithms/technique.hpp"
 #include "app/commands.hpp"
 #include "app/plan_views.hpp"
+#include "config/input_files.hpp"
 #include "config/placement.hpp"
 #include "config/scenario.hpp"
 #include "config/workload.hpp"
@@ -65,22 +69,50 @@ void print_iec_json(const PlanOptions& opt, const std::vector<iec::RankPlan>& pl
   std::cout << "]}\n" << std::flush;
 }
 
-/// Throws ConfigError unless `path` can be written as the SVG: not a directory, in an existing directory.
+/// Throws ConfigError unless `path` can be written as the SVG: a new name or a regular file to replace (never
+/// a directory, a FIFO, whose open would block, or a device), in an existing directory.
 void check_svg_path(const std::string& path) {
   std::error_code ec;
-  if (fs::is_directory(path, ec))
-    throw config::ConfigError("--svg " + path + " is a directory; give a file name");
+  if (fs::is_symlink(fs::symlink_status(path, ec)))
+    throw config::ConfigError("--svg " + path +
+                              " is a symbolic link; give a new file name or a regular file to replace");
+  const fs::file_status st = fs::status(path, ec);
+  if (fs::exists(st) && !fs::is_regular_file(st))
+    throw config::ConfigError(
+        config::not_a_file("--svg", path, "a new file name or a regular file to replace"));
   const fs::path parent = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
   if (!fs::is_directory(parent, ec))
     throw config::ConfigError("--svg " + path + ": directory " + parent.string() + " does not exist");
 }
 
+/// Writes the picture beside `path` and renames it there once whole: a failed write leaves the user's file
+/// as it was, never half a picture.
 void write_svg(const std::string& path, const std::string& svg) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) throw config::ConfigError("--svg " + path + ": cannot create the file");
-  f << svg;
-  f.close();
-  if (!f) throw std::runtime_error("--svg " + path + ": write failed");
+  const fs::path target(path);
+  std::string templ = ((target.has_parent_path() ? target.parent_path() : fs::path(".")) /
+                       ("." + target.filename().string() + ".tmp-XXXXXX"))
+                          .string();
+  const int fd = ::mkstemp(templ.data());
+  if (fd < 0) throw config::ConfigError("--svg " + path + ": cannot create a file beside it");
+  ::close(fd);
+  const fs::path tmp(templ);
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw config::ConfigError("--svg " + path + ": cannot create " + tmp.string());
+    f << svg;
+    f.close();
+    if (!f) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw std::runtime_error("--svg " + path + ": write failed");
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw std::runtime_error("--svg " + path + ": cannot replace it: " + ec.message());
+  }
 }
 
 /// The IEC views of distribution d (text on stdout, SVG into opt.svg when given), with the plans of

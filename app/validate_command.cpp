@@ -28,6 +28,7 @@
 #include "app/output_dir.hpp"
 #include "app/runner.hpp"
 #include "app/validate_report.hpp"
+#include "config/input_files.hpp"
 #include "config/placement.hpp"
 #include "config/results.hpp"
 #include "config/scenario.hpp"
@@ -187,6 +188,15 @@ int validate_command(const ValidateOptions& opt) {
         "--placement must be 'real' (as the real run placed the ranks) or 'platform' "
         "(rank r on node r / cores_per_node), got " +
         config::quote(opt.placement));
+  if (!opt.work_dir.empty()) {
+    // The real runs' ranks each make the directory's last level; on anything else one rank fails and the
+    // others wait for it forever. So it must be a directory, or not exist yet, before MPI starts.
+    std::error_code ec;
+    const fs::file_status st = fs::status(opt.work_dir, ec);
+    if (fs::exists(st) && !fs::is_directory(st))
+      throw config::ConfigError(
+          config::not_a_file("--work-dir", opt.work_dir, "a directory (made if it does not exist)"));
+  }
   config::LoadOptions load;
   load.sets = opt.sets;
   if (opt.ranks_given) load.sets.push_back("run.ranks=" + std::to_string(opt.ranks));

@@ -19,6 +19,9 @@ std::string not_a_file(const std::string& what, const fs::path& path, const std:
     case fs::file_type::directory:
       kind = "a directory";
       break;
+    case fs::file_type::regular:  // for a path that must be something else (a directory)
+      kind = "a regular file";
+      break;
     case fs::file_type::fifo:
       kind = "a FIFO (named pipe)";
       break;

@@ -54,6 +54,22 @@ TEST_CASE("ciosim run DIR/effective-config.toml reproduces a lists scenario byte
     CHECK(slurp(w.root / "r1" / f) == slurp(w.root / "r2" / f));
 }
 
+TEST_CASE("validate refuses a --work-dir that is a file before MPI starts, and writes nothing",
+          "[cli][safety]") {
+  // Each real rank makes the directory's last level: on a regular file one rank failed and the other waited
+  // for it forever. Now it is a one-line refusal, exit 2, before any MPI process or output exists.
+  Workspace w;
+  write_lists_scenario(w);
+  w.write("afile", "mine\n");
+  const Output o = w.run("validate sc/lists.toml --work-dir afile --out v");
+  INFO(o.err);
+  CHECK(o.code == 2);
+  CHECK(one_line(o.err));
+  CHECK(o.err.find("--work-dir afile is a regular file; give a directory") != std::string::npos);
+  CHECK_FALSE(fs::exists(w.root / "v"));
+  CHECK(slurp(w.root / "afile") == "mine\n");
+}
+
 TEST_CASE("a scenario that is a directory, a FIFO or a device is named for what it is", "[cli][config]") {
   Workspace w;
   fs::create_directories(w.root / "dir.toml");

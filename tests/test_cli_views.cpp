@@ -1,6 +1,7 @@
 // `ciosim plan` (the IEC memory layout per phase as text and SVG, a scenario point's two-phase plan) and
 // `ciosim plot` (a results folder drawn into SVG and PNG), run as separate processes.
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -140,6 +141,27 @@ TEST_CASE("ciosim plan --svg draws every phase's memory, deterministically") {
     CHECK(e.out.empty());
   }
   CHECK_FALSE(fs::exists(w.root / "c.svg"));
+}
+
+TEST_CASE(
+    "ciosim plan --svg refuses a FIFO, a device and a symbolic link before drawing, and replaces a file "
+    "whole") {
+  Workspace w;
+  REQUIRE(::mkfifo((w.root / "fifo.svg").c_str(), 0600) == 0);  // opening it would block forever
+  fs::create_symlink("elsewhere.svg", w.root / "link.svg");
+  for (const std::string bad : {"fifo.svg", "/dev/null", "link.svg"}) {
+    const Output e = w.run("plan --nx 16 --np 4 --svg " + bad);
+    INFO(bad << " -> " << e.err);
+    CHECK(e.code == 2);
+    CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
+    CHECK(e.err.find("--svg " + bad + " is a") != std::string::npos);
+  }
+  CHECK_FALSE(fs::exists(w.root / "elsewhere.svg"));
+  w.write("old.svg", "the user's picture\n");
+  REQUIRE(w.run("plan --nx 16 --np 4 --svg old.svg").code == 0);
+  CHECK(slurp(w.root / "old.svg").rfind("<?xml", 0) == 0);
+  for (const auto& e : fs::directory_iterator(w.root))  // no staging file left behind
+    CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);
 }
 
 TEST_CASE("ciosim plan SCENARIO shows iec-parametric's plans, which are the inspector's") {
