@@ -6,6 +6,7 @@
 
 #include "config/params.hpp"
 #include "config/platform_file.hpp"
+#include "config/profile_values.hpp"
 
 namespace ciosim::config {
 
@@ -94,6 +95,13 @@ NetworkProfile parse_one(const std::string& name, const toml::table& t, const st
       const double x = number(v, where);
       if (!std::isfinite(x) || (num->above ? !(x > num->min) : !(x >= num->min)))
         throw ConfigError(where + " must be " + (num->above ? "> 0" : ">= 0") + ", got " + format_double(x));
+      if (const ProfileValue* pv = find_profile_value(key)) {
+        const ProfileRange r = physical_range(*pv);
+        if (x < r.lo || x > r.hi)
+          throw ConfigError(where + " = " + format_double(x) +
+                            " is outside the physically meaningful range [" + format_double(r.lo) + ", " +
+                            format_double(r.hi) + "] (" + pv->unit + ": " + r.why + ")");
+      }
       p.*(num->field) = x;
       seen.insert(key);
     }

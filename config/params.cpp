@@ -304,9 +304,12 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
       p.real_min = 0;
       p.real_above_min = f.above_zero;
       p.min = 0;
-      // As for platform values (config/platform_file.cpp): 1 kB/s to 10 TB/s, costs up to a minute.
-      if (p.unit == "bytes/s") p.real_min = 1e3, p.real_max = 1e13, p.real_above_min = false;
-      if (p.unit == "seconds") p.real_max = 60;
+      // The profile's physical range (config/profile_values.hpp: 1 kB/s to 10 TB/s, costs up to a minute).
+      if (p.type == T::Real) {
+        const ProfileRange r = physical_range(f);
+        p.real_max = r.hi;
+        if (r.lo > 0) p.real_min = r.lo, p.real_above_min = false;
+      }
       at = out.insert(at, std::move(p)) + 1;
     }
   // Every platform value, where pvfs.io_servers and pvfs.stripe_size have always been (the sweep order).

@@ -24,4 +24,18 @@ const std::vector<ProfileValue>& profile_values() {
   return values;
 }
 
+ProfileRange physical_range(const ProfileValue& v) {
+  const std::string unit = v.unit;
+  if (unit == "bytes/s")
+    return {1e3, 1e13, "from 1 kB/s, slower than any link, to 10 TB/s, faster than any memory bus"};
+  if (unit == "seconds") return {0, 60, "a per-message cost of at most a minute"};
+  return {0, 1099511627776.0, "at most 1 TiB"};
+}
+
+const ProfileValue* find_profile_value(const std::string& field) {
+  for (const auto& v : profile_values())
+    if (field == v.field) return &v;
+  return nullptr;
+}
+
 }  // namespace ciosim::config

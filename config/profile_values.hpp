@@ -3,6 +3,7 @@
 // derives the parameters from this table, scenario.cpp applies them.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "config/params.hpp"
@@ -22,5 +23,16 @@ struct ProfileValue {
 
 /// The settable values, in the order `ciosim list` shows them.
 const std::vector<ProfileValue>& profile_values();
+
+/// The values a profile's field can physically take, as for platform values (config/platform_file.cpp): a
+/// value outside is a typing mistake or an absurd what-if. Declared once, so a platform file's
+/// [network.profiles.NAME] and a scenario's network.mpi_* / network.io_* are held to the same range.
+struct ProfileRange {
+  double lo, hi;
+  const char* why;
+};
+ProfileRange physical_range(const ProfileValue& v);
+/// The entry of `field` ("link_bandwidth_Bps"), or null.
+const ProfileValue* find_profile_value(const std::string& field);
 
 }  // namespace ciosim::config

@@ -150,6 +150,15 @@ TEST_CASE("a platform's own network profiles: bad input is a one-line error") {
       Catch::Contains("unknown key network.profiles.lan.latency") && Catch::Contains("link_latency_s"));
   CHECK_THAT(err(base + "link_bandwidth_Bps = 0\n"),
              Catch::Contains("link_bandwidth_Bps must be > 0, got 0"));
+  // The same physical ranges as a scenario's network.mpi_* keys (config/profile_values.hpp): a bandwidth of
+  // 1e-300 B/s used to run, and a minute-long latency too.
+  CHECK_THAT(err(base + "link_bandwidth_Bps = 1e-300\nlink_latency_s = 0\nsend_overhead_s = 0\n"
+                        "recv_overhead_s = 0\neager_threshold = 0\n"),
+             Catch::Contains("network.profiles.lan.link_bandwidth_Bps = 1e-300 is outside the physically "
+                             "meaningful range [1000, 1e+13]"));
+  CHECK_THAT(err(base + "link_bandwidth_Bps = 1e9\nlink_latency_s = 3600\nsend_overhead_s = 0\n"
+                        "recv_overhead_s = 0\neager_threshold = 0\n"),
+             Catch::Contains("link_latency_s = 3600 is outside the physically meaningful range [0, 60]"));
   CHECK_THAT(err(base + full + "eager_threshold = 0\nsize_factors = [[0, 1.5]]\n"),
              Catch::Contains("factor in (0, 1]"));
   CHECK_THAT(err("\n[network]\nmpi = \"myrinet\"\nio = \"myrinet\"\n[network.profiles.myrinet]\n" + full +
