@@ -96,7 +96,7 @@ NetworkProfile parse_one(const std::string& name, const toml::table& t, const st
       if (!std::isfinite(x) || (num->above ? !(x > num->min) : !(x >= num->min)))
         throw ConfigError(where + " must be " + (num->above ? "> 0" : ">= 0") + ", got " + format_double(x));
       if (const ProfileValue* pv = find_profile_value(key)) {
-        const ProfileRange r = physical_range(*pv);
+        const PhysicalRange r = physical_range(*pv);
         if (x < r.lo || x > r.hi)
           throw ConfigError(where + " = " + format_double(x) +
                             " is outside the physically meaningful range [" + format_double(r.lo) + ", " +

@@ -306,7 +306,7 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
       p.min = 0;
       // The profile's physical range (config/profile_values.hpp: 1 kB/s to 10 TB/s, costs up to a minute).
       if (p.type == T::Real) {
-        const ProfileRange r = physical_range(f);
+        const PhysicalRange r = physical_range(f);
         p.real_max = r.hi;
         if (r.lo > 0) p.real_min = r.lo, p.real_above_min = false;
       }

@@ -225,21 +225,27 @@ bool is_source_key(std::string_view key) {
   return key.size() > 7 && key.ends_with("_source");
 }
 
+}  // namespace
+
+std::optional<PhysicalRange> physical_range_of(std::string_view key, double min, bool real) {
+  if (key.ends_with("_rpm"))
+    return PhysicalRange{0, 30000, "0 (no rotation) up to twice the fastest disks made (15,000 rpm)"};
+  if (key.ends_with("_bytes") && real) return PhysicalRange{0, 1e17, "up to 100 PB"};
+  if (key.ends_with("_ratio")) return PhysicalRange{0, 1, "a fraction"};
+  if (key.ends_with("_Bps"))
+    return PhysicalRange{1e3, 1e13,
+                         "from 1 kB/s, slower than any disk or link, to 10 TB/s, faster than any memory bus"};
+  if (key.ends_with("_s")) return PhysicalRange{min, 60, "a per-operation cost of at most a minute"};
+  return std::nullopt;
+}
+
+namespace {
+
 /// The values a field can physically take, beyond its sign: a value outside is a typing mistake or an
 /// absurd what-if that would only make the simulation meaningless (a memcpy of 1e-300 B/s, an overhead of
 /// 1e308 s), so it is refused when the platform is read or the scenario sets it.
-struct Range {
-  double lo, hi;
-  const char* why;
-};
-Range physical_range(const Field& f) {
-  if (f.key.ends_with("_rpm"))
-    return {0, 30000, "0 (no rotation) up to twice the fastest disks made (15,000 rpm)"};
-  if (f.key.ends_with("_bytes") && f.kind == Kind::Real) return {0, 1e17, "up to 100 PB"};
-  if (f.key.ends_with("_ratio")) return {0, 1, "a fraction"};
-  if (f.key.ends_with("_Bps"))
-    return {1e3, 1e13, "from 1 kB/s, slower than any disk or link, to 10 TB/s, faster than any memory bus"};
-  if (f.key.ends_with("_s")) return {f.min, 60, "a per-operation cost of at most a minute"};
+PhysicalRange physical_range(const Field& f) {
+  if (const auto r = physical_range_of(f.key, f.min, f.kind == Kind::Real)) return *r;
   if (f.kind == Kind::Int64) return {f.min, 1099511627776.0, "at most 1 TiB"};
   if (f.table == "nodes" || f.key == "node") return {f.min, 1048576, "at most 2^20 nodes or cores"};
   return {f.min, 65536, "at most 65,536 servers, threads or requests in flight"};
@@ -269,7 +275,7 @@ void check_field(const Field& f, PlatformSpec& p, const std::string& where) {
           if (!ok)
             throw ConfigError(where + dotted + " must be " + (f.above_min ? "> " : ">= ") +
                               format_double(f.min) + " (" + unit_of(f) + "), got " + val);
-          const Range r = physical_range(f);
+          const PhysicalRange r = physical_range(f);
           if (x < r.lo || x > r.hi)
             throw ConfigError(where + dotted + " = " + val + " is outside the physically meaningful range [" +
                               format_double(r.lo) + ", " + format_double(r.hi) + "] (" + unit_of(f) + ": " +

@@ -21,6 +21,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -30,6 +31,16 @@
 #include "config/run_spec.hpp"
 
 namespace ciosim::config {
+
+/// The values a model value can physically take, from the unit its key's name ends in: a bandwidth (_Bps)
+/// from 1 kB/s to 10 TB/s, a cost (_s) up to a minute, a speed (_rpm), a fraction (_ratio), a real size
+/// (_bytes) up to 100 PB; nothing when the name says no unit. Outside it a value is a typing mistake or an
+/// absurd what-if: platform values and network profiles alike are refused there.
+struct PhysicalRange {
+  double lo, hi;
+  const char* why;
+};
+std::optional<PhysicalRange> physical_range_of(std::string_view key, double min, bool real);
 
 struct PlatformFile {
   PlatformSpec spec;

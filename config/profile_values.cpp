@@ -24,11 +24,8 @@ const std::vector<ProfileValue>& profile_values() {
   return values;
 }
 
-ProfileRange physical_range(const ProfileValue& v) {
-  const std::string unit = v.unit;
-  if (unit == "bytes/s")
-    return {1e3, 1e13, "from 1 kB/s, slower than any link, to 10 TB/s, faster than any memory bus"};
-  if (unit == "seconds") return {0, 60, "a per-message cost of at most a minute"};
+PhysicalRange physical_range(const ProfileValue& v) {
+  if (const auto r = physical_range_of(v.field, 0, v.type == ParamType::Real)) return *r;
   return {0, 1099511627776.0, "at most 1 TiB"};
 }
 

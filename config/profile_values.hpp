@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config/params.hpp"
+#include "config/platform_file.hpp"
 #include "models/network/profiles.hpp"
 
 namespace ciosim::config {
@@ -24,14 +25,10 @@ struct ProfileValue {
 /// The settable values, in the order `ciosim list` shows them.
 const std::vector<ProfileValue>& profile_values();
 
-/// The values a profile's field can physically take, as for platform values (config/platform_file.cpp): a
-/// value outside is a typing mistake or an absurd what-if. Declared once, so a platform file's
-/// [network.profiles.NAME] and a scenario's network.mpi_* / network.io_* are held to the same range.
-struct ProfileRange {
-  double lo, hi;
-  const char* why;
-};
-ProfileRange physical_range(const ProfileValue& v);
+/// The values a profile's field can physically take: the platform values' ranges by unit
+/// (config::physical_range_of), a size at most 1 TiB. So a platform file's [network.profiles.NAME] and a
+/// scenario's network.mpi_* / network.io_* are held to the same range as every platform value.
+PhysicalRange physical_range(const ProfileValue& v);
 /// The entry of `field` ("link_bandwidth_Bps"), or null.
 const ProfileValue* find_profile_value(const std::string& field);
 
