@@ -54,8 +54,12 @@ struct Distribution {
 /// (run.cpu_charge): `implementation`, the work of the code that runs — IEC's inspector loops, counted as
 /// they run, and the copy that places a rank's entries in IEC's or multiple-phase's buffer — or `paper`,
 /// the paper's algorithm: one tuple per list entry at each inspector step, and the application's entries
-/// already in place (IEC Fig. 2 L1-L2, multiple-phase Fig. 3), for reproducing a paper's figures.
-enum class CpuCharge { implementation, paper };
+/// already in place (IEC Fig. 2 L1-L2, multiple-phase Fig. 3), for reproducing a paper's figures — or
+/// `library` (two-phase only), the MPI library's own MPI_File_write_all/read_all: two-phase's calls, and
+/// the per-piece work of ROMIO's aggregators (a datatype built, committed and freed over the pieces of
+/// each round, the heap merge of the hole test) charged at the calibrated nodes.romio_piece_s in place of
+/// ciosim's staging, for predicting what the library a user calls costs.
+enum class CpuCharge { implementation, paper, library };
 
 /// What a technique is run on, on one rank.
 struct TechniqueInput {

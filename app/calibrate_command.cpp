@@ -115,6 +115,26 @@ int calibrate_command(const CalibrateOptions& opt) {
       throw std::runtime_error("the MPI measurements failed (exit " + std::to_string(r.exit_code) +
                                "): " + tail_lines(r.output, 4));
     runs.push_back(nlohmann::json::parse(slurp(file)));
+    // The library's own collective write, under ROMIO (a launch of its own: the MPI-IO component is
+    // chosen when MPI starts). Without it the platform has no nodes.romio_piece_s, which only
+    // run.cpu_charge = "library" needs.
+    const fs::path lib = tmp / ("library-" + std::to_string(k) + ".json");
+    std::vector<std::string> lib_args{program.string(),
+                                      "calibrate",
+                                      "--library",
+                                      "--out",
+                                      lib.string(),
+                                      "--work-dir",
+                                      opt.work_dir.empty() ? tmp.string() : opt.work_dir};
+    if (opt.quick) lib_args.push_back("--quick");
+    const LaunchResult lr = run_logged(
+        launch_command(launcher, opt.ranks, opt.mpi, romio_args(launcher), lib_args), tmp / "lib.log");
+    if (lr.exit_code == 0 && fs::exists(lib))
+      runs.back()["library_write_all"] = nlohmann::json::parse(slurp(lib)).at("library_write_all");
+    else if (!opt.quiet)
+      std::cerr << "ciosim: the MPI library's own MPI_File_write_all under ROMIO could not be measured (exit "
+                << lr.exit_code << "): the platform gets no nodes.romio_piece_s; " << tail_lines(lr.output, 2)
+                << std::endl;
   }
   const nlohmann::json m = opt.runs == 1 ? runs.front() : config::merge_measurements(runs);
   const std::string raw = m.dump(2) + "\n";

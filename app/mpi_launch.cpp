@@ -103,6 +103,11 @@ Launcher find_launcher(const MpiOptions& opt) {
   return l;
 }
 
+std::vector<std::string> romio_args(const Launcher& l) {
+  if (l.flavor == MpiFlavor::OpenMpi) return {"--mca", "io", "romio321"};
+  return {};
+}
+
 std::vector<std::string> launch_command(const Launcher& l, int np, const MpiOptions& opt,
                                         const std::vector<std::string>& launcher_args,
                                         const std::vector<std::string>& program) {

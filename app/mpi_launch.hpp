@@ -35,6 +35,10 @@ Launcher find_launcher(const MpiOptions& opt);
 /// as root; --oversubscribe --bind-to none when np exceeds this machine's cores and no hostfile is given;
 /// --mca btl self,vader without a hostfile), `launcher_args` (e.g. --mca io romio321), the user's extra
 /// arguments, then the program and its arguments.
+/// The launcher's arguments that make MPI-IO run on ROMIO: Open MPI 4 chooses OMPIO unless told
+/// (--mca io romio321); MPICH's MPI-IO is ROMIO.
+std::vector<std::string> romio_args(const Launcher& l);
+
 std::vector<std::string> launch_command(const Launcher& l, int np, const MpiOptions& opt,
                                         const std::vector<std::string>& launcher_args,
                                         const std::vector<std::string>& program);

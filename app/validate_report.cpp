@@ -213,10 +213,12 @@ std::string report_text(const ValidationReport& r) {
     std::vector<std::string> head{"#", "algorithm", "params", "technique_s"};
     for (const auto& l : labels) {
       head.push_back(l + "_s");
+      head.push_back("predicted_s");
+      head.push_back("error");
       head.push_back(l + " file");
     }
     std::vector<std::vector<std::string>> t{head};
-    std::vector<std::string> notes;
+    std::vector<std::string> notes, predictions;
     for (const auto& p : r.points) {
       std::vector<std::string> row{std::to_string(p.index), p.algorithm, p.label.empty() ? "-" : p.label,
                                    fixed(p.timing.empty() ? NAN : p.timing.front().measured_s)};
@@ -224,20 +226,29 @@ std::string report_text(const ValidationReport& r) {
         const auto it = std::find_if(p.references.begin(), p.references.end(),
                                      [&](const ReferenceRun& x) { return x.label == l; });
         if (it == p.references.end() || !it->available) {
-          row.insert(row.end(), {"n/a", "-"});
+          row.insert(row.end(), {"n/a", "-", "-", "-"});
           if (it != p.references.end() &&
               std::find(notes.begin(), notes.end(), l + ": " + it->why) == notes.end())
             notes.push_back(l + ": " + it->why);
         } else {
-          row.insert(row.end(), {fixed(it->total.measured_s), it->verified ? "ok" : "WRONG"});
+          const bool pred = it->predicted;
+          row.insert(row.end(),
+                     {fixed(it->total.measured_s), pred ? fixed(it->total.predicted_s) : "-",
+                      pred ? percent(it->total.relative_error()) : "-", it->verified ? "ok" : "WRONG"});
+          if (!pred && std::find(predictions.begin(), predictions.end(), l + ": " + it->not_predicted) ==
+                           predictions.end())
+            predictions.push_back(l + ": " + it->not_predicted);
         }
       }
       t.push_back(row);
     }
     std::vector<bool> right{true, false, false, true};
-    for (std::size_t i = 0; i < labels.size(); ++i) right.insert(right.end(), {true, false});
+    for (std::size_t i = 0; i < labels.size(); ++i) right.insert(right.end(), {true, true, true, false});
     out << table(t, right, "  ");
+    out << "  predicted: two-phase with run.cpu_charge = \"library\" (ROMIO's calls and its cost per piece,\n"
+           "  nodes.romio_piece_s), default hints, as the library ran it\n";
     for (const auto& n : notes) out << "  unavailable: " << n << "\n";
+    for (const auto& n : predictions) out << "  not predicted: " << n << "\n";
   }
   out << "\n"
       << (r.passed() ? "PASSED" : "FAILED") << ": (a) and (b) " << (r.passed() ? "hold" : "fail") << " for "
@@ -281,9 +292,10 @@ std::string report_json(const ValidationReport& r) {
       if (!ref.available) {
         x["why"] = ref.why;
       } else {
-        x["total"] = timing_json(ref.total, false);
+        x["total"] = timing_json(ref.total, ref.predicted);
         x["write"] = timing_json(ref.write, false);
         x["file_verified"] = ref.verified;
+        if (!ref.predicted) x["not_predicted"] = ref.not_predicted;
       }
       o["references"].push_back(std::move(x));
     }

@@ -35,9 +35,13 @@ struct ReferenceRun {
   std::string label;       ///< "romio321", "ompio", "romio"
   bool available = false;  ///< false: the launch failed; `why` says how
   std::string why;
-  PhaseTiming total;      ///< measured only
+  PhaseTiming total;      ///< measured; predicted when `predicted`
   PhaseTiming write;      ///< the set_view + write_all phase, measured only
   bool verified = false;  ///< the file is x in its order
+  /// total.predicted_s is the simulation of the library's own call: two-phase with run.cpu_charge =
+  /// "library" (ROMIO's calls and its per-piece work); else `not_predicted` says why not.
+  bool predicted = false;
+  std::string not_predicted;
 };
 
 struct PointReport {

@@ -6,7 +6,8 @@ Usage: bench/validation_summary.py OUT_DIR     (reads OUT_DIR/*/validation.json,
 
 Error = (predicted - measured) / measured, as ciosim validate reports it. The summary takes |error| of
 every point's total and of every phase whose measured median is at least 1 ms (shorter phases are below
-the timer's and the machine's noise), and prints their median, 90th percentile (nearest rank) and worst.
+the timer's and the machine's noise), and prints their median, 90th percentile (nearest rank) and worst;
+then the MPI library's own collective write (validate's reference) against its prediction, where made.
 """
 import json
 import math
@@ -28,6 +29,38 @@ def pct(x):
 
 def abs_pct(x):
     return "—" if math.isnan(x) else f"{100 * x:.0f} %"
+
+
+def library_summary(runs):
+    """The MPI library's own MPI_File_write_all (validate's reference) against its prediction (two-phase with
+    run.cpu_charge = library), once per workload: every technique point of a set runs the same reference."""
+    rows = []
+    for name, v in runs:
+        seen = set()
+        for p in v.get("points", []):
+            workload = ", ".join(x for x in p.get("params", "").split(", ") if not x.startswith("run.algorithm="))
+            for ref in p.get("references", []):
+                tot = ref.get("total", {})
+                if (ref["label"], workload) in seen or "predicted_s" not in tot:
+                    continue
+                seen.add((ref["label"], workload))
+                bx = [x for x in workload.split(", ") if x.startswith("workload.bx=")]
+                rows.append((name + (" " + bx[0] if bx else ""), ref["label"], tot))
+    if not rows:
+        return
+    print("\nThe MPI library's own MPI_File_write_all (ROMIO), predicted by two-phase with run.cpu_charge = "
+          "library:\n")
+    print("| set | library | predicted / measured (s) | error |")
+    print("|---|---|---:|---:|")
+    errs = []
+    for name, label, tot in rows:
+        errs.append((abs(tot["relative_error"]), f"{name} {label}"))
+        print(f"| {name} | {label} | {tot['predicted_s']:.4f} / {tot['measured_median_s']:.4f} | "
+              f"{pct(tot['relative_error'])} |")
+    s = sorted(errs)
+    e = [x for x, _ in s]
+    print(f"\n- the library's write_all: {len(s)}; |error| median {abs_pct(percentile(e, 0.5))}, "
+          f"p90 {abs_pct(percentile(e, 0.9))}, worst {abs_pct(s[-1][0])} ({s[-1][1]})")
 
 
 def main():
@@ -84,6 +117,7 @@ def main():
     for tech in sorted(per_tech):
         s = sorted(per_tech[tech])
         print(f"| {tech} | {len(s)} | {abs_pct(percentile(s, 0.5))} | {abs_pct(s[-1])} |")
+    library_summary(runs)
     skipped = os.path.join(out, "skipped.txt")
     if os.path.isfile(skipped) and os.path.getsize(skipped) > 0:
         print("\nSkipped:")

@@ -121,6 +121,25 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
                          " one-entry tuples: " + fmt("%.3g", per_tuple) + " s per tuple minus its " +
                          fmt("%.3g", copy) + " s copy (" + how + ")");
 
+    if (m.contains("library_write_all")) {
+      // The library's MPI_File_write_all of the same bytes in small and in large pieces, one aggregator:
+      // what it spends per piece that aggregator receives.
+      const json& lw = m.at("library_write_all");
+      const json& small = lw.at("cases").at(0);
+      const json& large = lw.at("cases").at(1);
+      const double dn = small.at("pieces").get<double>() - large.at("pieces").get<double>();
+      p.romio_piece_s = romio_piece_from_measurements(m);
+      src.emplace_back(
+          "nodes.romio_piece_s_source",
+          "the MPI library's MPI_File_write_all under ROMIO (" + m.value("mpi_library", std::string("MPI")) +
+              ") of " + fmt("%.0f", lw.at("bytes").get<double>() / 1048576) +
+              " MiB through one aggregator: " + fmt("%.4g", median_of(small.at("seconds"))) + " s in " +
+              std::to_string(small.at("piece_bytes").get<std::int64_t>()) + "-byte pieces minus " +
+              fmt("%.4g", median_of(large.at("seconds"))) + " s in " +
+              std::to_string(large.at("piece_bytes").get<std::int64_t>()) + "-byte pieces, over the " +
+              fmt("%.0f", dn) + " more pieces its aggregator receives (" + how + ")");
+    }
+
     // MPI: the ping-pong.
     std::vector<double> x, y;
     const json& pp = need(m, "pingpong");
@@ -377,6 +396,16 @@ json merge_at(const std::vector<const json*>& at) {
 }
 
 }  // namespace
+
+double romio_piece_from_measurements(const json& m) {
+  if (!m.contains("library_write_all")) return 0;
+  const json& cases = m.at("library_write_all").at("cases");
+  const json& small = cases.at(0);
+  const json& large = cases.at(1);
+  const double dt = median_of(small.at("seconds")) - median_of(large.at("seconds"));
+  const double dn = small.at("pieces").get<double>() - large.at("pieces").get<double>();
+  return dn > 0 && dt > 0 ? dt / dn : 0.0;
+}
 
 json merge_measurements(const std::vector<json>& runs) {
   if (runs.empty()) throw std::invalid_argument("no calibration runs to merge");

@@ -5,6 +5,8 @@
 //  - [nodes] count = the distinct hosts of the measuring ranks; cores_per_node = max(ranks per host, cores)
 //    so that runs with as many ranks as were measured fit;
 //  - memcpy_Bps from memcpy; tuple_cost_s = time of pack() per 1-entry tuple minus its copy;
+//    romio_piece_s (when measured) = the MPI library's MPI_File_write_all under ROMIO through one
+//    aggregator, the time in 4-byte pieces minus that in 64 KiB pieces of the same bytes, per extra piece;
 //  - MPI: one custom network profile NAME-mpi. With ranks 0 and 1 on one host the ping-pong measures
 //    shared memory: loopback_Bps = the fitted bandwidth and the one-way latency is charged as host
 //    overheads (o_s = o_r = L/2, link latency 0), so a lone message costs L + S/B on a loopback and on a
@@ -49,6 +51,11 @@ struct CalibrationContext {
 /// The platform (with its two network profiles and a "_source" for every value). Throws
 /// std::invalid_argument (one line) when a measurement is missing or unusable.
 PlatformFile platform_from_measurements(const nlohmann::json& m, const CalibrationContext& ctx);
+
+/// nodes.romio_piece_s from "library_write_all": the library's collective write in small pieces minus the
+/// same bytes in large ones, over the difference of the pieces its one aggregator receives; 0 when not
+/// measured, or when the small pieces were not slower (noise, not a cost).
+double romio_piece_from_measurements(const nlohmann::json& m);
 
 /// The measurements of several independent calibration runs as one: every timing (an object with
 /// "median", "min", "max") becomes the median of the runs' medians, with the smallest min and the largest

@@ -150,8 +150,10 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
                "the code that runs (IEC's inspector loops as they run, whose periodic lists follow streams "
                "not entries; the copy placing a rank's entries in IEC's and multiple-phase's buffers, "
                "phase place); paper charges the paper's algorithm (one tuple per list entry at each "
-               "inspector step; the entries already in place), for reproducing its figures"),
-          {"implementation", "paper"}),
+               "inspector step; the entries already in place), for reproducing its figures; library "
+               "(two-phase only) charges the MPI library's own MPI_File_write_all/read_all: ROMIO's "
+               "aggregators build a datatype over each piece of a round, at nodes.romio_piece_s each"),
+          {"implementation", "paper", "library"}),
       with_choices(from_platform(make("network.mpi", T::Enum, "", none, "network profile of MPI traffic")),
                    network_names()),
       with_choices(

@@ -4,7 +4,7 @@
 // it must be a string and is carried into the effective configuration. Any other unknown key is an error.
 //
 //   name = "uc3m-2007"            description = "..."
-//   [nodes]   count, cores_per_node, cpu_cores, memcpy_Bps, tuple_cost_s, loopback_Bps
+//   [nodes]   count, cores_per_node, cpu_cores, memcpy_Bps, tuple_cost_s, loopback_Bps, romio_piece_s
 //   [network] mpi, io             (profile names, see `ciosim list`, or defined below)
 //   [network.profiles.NAME]       optional: the platform's own network profiles (config/network_file.hpp)
 //   [pvfs]    io_servers, stripe_size, disk_write_Bps, disk_read_Bps, request_overhead_s,

@@ -44,6 +44,13 @@ std::string maps_way_out(std::int64_t max_maps, std::int64_t needed) {
 }
 }  // namespace
 
+std::string check_runs_on_mpi(const RunSpec& r) {
+  if (r.cpu_charge != CpuCharge::library) return "";
+  return "run.cpu_charge = \"library\" predicts the MPI library's own MPI_File_write_all, which ciosim's "
+         "code does not run: validate runs the library itself as its reference and compares it with that "
+         "prediction; give run.cpu_charge = \"implementation\" here";
+}
+
 std::int64_t actor_budget(std::int64_t max_maps, const std::string& simgrid_cfg) {
   if (max_maps <= 0 || guard_pages_off(simgrid_cfg)) return 0;
   return std::max<std::int64_t>((max_maps - kOwnMaps) / 2, 1);

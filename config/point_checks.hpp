@@ -33,6 +33,11 @@ std::int64_t actor_budget(std::int64_t max_maps, const std::string& simgrid_cfg)
 /// limit and the ways out.
 std::string actors_refusal(std::int64_t budget, std::int64_t max_maps);
 
+/// "" when ciosim's code can run the point on real MPI, else the one-line reason: run.cpu_charge =
+/// "library" predicts the MPI library's own MPI_File_write_all, which no code of ciosim's runs (validate
+/// runs the library itself as its reference and compares it with that prediction).
+std::string check_runs_on_mpi(const RunSpec& r);
+
 /// For the kinds whose size needs their distribution (irregular, lists, mesh): "" when `d`'s estimate fits
 /// `limit`, else the reason. "" for the other kinds (check_point has checked them exactly).
 std::string check_point_memory(const RunSpec& r, const Distribution& d, const MemoryLimit& limit);

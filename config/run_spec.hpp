@@ -21,11 +21,14 @@ namespace ciosim {
 struct PlatformSpec {
   std::string name;
   std::string description;
-  int nodes = 16;                        ///< compute nodes
-  int cores_per_node = 1;                ///< ranks placed per node (rank r on node r / cores_per_node)
-  int cpu_cores = 1;                     ///< cores a node's ranks share for their CPU work (compute)
-  double memcpy_Bps = 300e6;             ///< CPU cost of copying, bytes/s
-  double tuple_cost_s = 50e-9;           ///< CPU cost per offset-length tuple processed, s
+  int nodes = 16;               ///< compute nodes
+  int cores_per_node = 1;       ///< ranks placed per node (rank r on node r / cores_per_node)
+  int cpu_cores = 1;            ///< cores a node's ranks share for their CPU work (compute)
+  double memcpy_Bps = 300e6;    ///< CPU cost of copying, bytes/s
+  double tuple_cost_s = 50e-9;  ///< CPU cost per offset-length tuple processed, s
+  /// The MPI library's own collective write per piece an aggregator receives (ROMIO's datatype work), s;
+  /// 0 = not measured (run.cpu_charge = library refuses the platform). Measured by ciosim calibrate.
+  double romio_piece_s = 0;
   double loopback_Bps = 1e9;             ///< intra-node message bandwidth, bytes/s
   std::string network_mpi = "myrinet";   ///< default profile of the MPI network
   std::string network_io = "myrinet";    ///< default profile of the network PVFS uses

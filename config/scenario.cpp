@@ -395,7 +395,9 @@ class Expander {
     r.workload.overlap_y = num("workload.overlap_y");
     r.workload.header_bytes = num("workload.header_bytes");
     r.access = str("run.access") == "read" ? Access::Read : Access::Write;
-    r.cpu_charge = str("run.cpu_charge") == "paper" ? CpuCharge::paper : CpuCharge::implementation;
+    r.cpu_charge = str("run.cpu_charge") == "paper"     ? CpuCharge::paper
+                   : str("run.cpu_charge") == "library" ? CpuCharge::library
+                                                        : CpuCharge::implementation;
     r.payload = str("run.payload") == "bytes"    ? PayloadChoice::Bytes
                 : str("run.payload") == "elided" ? PayloadChoice::Elided
                                                  : PayloadChoice::Auto;
@@ -428,6 +430,19 @@ class Expander {
     if (!r.workload.graph.empty() && fs::path(r.workload.graph).is_relative() &&
         given_.at("workload.graph").origin == Origin::Scenario)
       r.workload.graph = (base_dir_ / r.workload.graph).string();
+    if (r.cpu_charge == CpuCharge::library &&
+        (r.algorithm != "two-phase" || (r.hints.lap != LapCriterion::None && r.access == Access::Write)))
+      throw ConfigError(where +
+                        "run.cpu_charge = \"library\" is the MPI library's own collective I/O, ROMIO's "
+                        "two-phase without LAP; set run.algorithm = \"two-phase\" and hints.lap = \"none\", "
+                        "or run.cpu_charge = \"implementation\"");
+    if (r.cpu_charge == CpuCharge::library && !(r.platform.romio_piece_s > 0))
+      throw ConfigError(where +
+                        "run.cpu_charge = \"library\" needs nodes.romio_piece_s, the MPI library's "
+                        "cost per piece an aggregator receives, which platform " +
+                        quote(pname) +
+                        " does not give: measure it with `ciosim calibrate`, or set it "
+                        "(--set nodes.romio_piece_s=SECONDS)");
     if (r.hints.lap != LapCriterion::None && r.access == Access::Read && r.algorithm == "two-phase")
       throw ConfigError(
           where + "hints.lap = " + quote(lap_criterion_name(r.hints.lap)) +

@@ -5,7 +5,7 @@
 //   mpirun -n 4 ciosim-mpi run SCENARIO.toml [--set KEY=VALUE]... [--repeat K] [--out DIR]
 //          [--work-dir DIR] [--trace-dir DIR] [--export-dir DIR] [--reference LABEL]
 //          [--memory warm|cold] [-q]
-//   mpirun -n 2 ciosim-mpi calibrate --out FILE.json [--work-dir DIR] [--quick]
+//   mpirun -n 2 ciosim-mpi calibrate --out FILE.json [--work-dir DIR] [--quick] [--library]
 //
 // `run` writes DIR/results.json and results.csv (the simulator's schema; times are the medians over the
 // repetitions, network_mpi/network_io are "real") and DIR/timings.json (every repetition's times and
@@ -36,6 +36,7 @@
 
 #include "config/params.hpp"
 #include "config/placement.hpp"
+#include "config/point_checks.hpp"
 #include "config/results.hpp"
 #include "config/scenario.hpp"
 #include "validate/mpi_calibrate.hpp"
@@ -138,12 +139,22 @@ nlohmann::ordered_json timings_json(const std::string& scenario, int repeat, con
   return j;
 }
 
+/// Keep freed memory in the process: every allocation from the heap, the heap never trimmed (glibc
+/// mallopt), so that a timed run reuses pages instead of faulting in fresh ones.
+void keep_freed_memory() {
+  mallopt(M_MMAP_MAX, 0);
+  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
+}
+
 int run_command(const RunArgs& a, int rank) {
   if (a.repeat < 1) throw config::ConfigError("--repeat must be >= 1, got " + std::to_string(a.repeat));
   config::LoadOptions load;
   load.sets = a.sets;
   load.data_dirs = data_dirs();
   const config::Scenario s = config::load_scenario(a.scenario, load);
+  if (a.reference.empty())
+    for (const RunSpec& r : s.runs)
+      if (const std::string why = config::check_runs_on_mpi(r); !why.empty()) throw config::ConfigError(why);
   for (const fs::path& d :
        {fs::path(a.work_dir), fs::path(a.trace_dir), fs::path(a.export_dir), fs::path(a.out)}) {
     std::error_code ec;
@@ -154,11 +165,7 @@ int run_command(const RunArgs& a, int rank) {
       throw config::ConfigError("cannot create directory " + d.string());
   }
   config::check_memory_mode("--memory", a.memory);
-  if (a.memory == "warm") {
-    // Keep freed memory in the process: every allocation from the heap, the heap never trimmed.
-    mallopt(M_MMAP_MAX, 0);
-    mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
-  }
+  if (a.memory == "warm") keep_freed_memory();
   const int first = a.memory == "warm" ? -1 : 0;  // run -1 is the untimed warm-up
   const std::vector<std::string> hosts = mpi::host_names(MPI_COMM_WORLD);
   std::vector<std::vector<RunResult>> points;
@@ -252,11 +259,15 @@ int main(int argc, char** argv) {
   cal->add_option("--out", ca.out, "Measurements file (JSON)")->required()->type_name("FILE");
   cal->add_option("--work-dir", ca.work_dir, "Directory of the test file (default: .)")->type_name("DIR");
   cal->add_flag("--quick", ca.quick, "Fewer repetitions and smaller sizes (for tests)");
+  cal->add_flag("--library", ca.library_only,
+                "Only the MPI library's own MPI_File_write_all per piece (launch it with the library's "
+                "ROMIO: Open MPI --mca io romio321)");
 
   int code = 0;
   try {
     app.parse(argc, argv);
     if (*run) code = run_command(ra, rank);
+    if (*cal && ca.library_only) keep_freed_memory();  // as `run --memory warm`, validate's default
     if (*cal) code = mpi::calibrate(MPI_COMM_WORLD, ca);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {

@@ -12,6 +12,8 @@
 //   "page_cache":  rank 0's kernel page-cache settings (Linux /proc: MemAvailable, vm.dirty_*), or null
 //   "close_wait":  the close of the ranks that reach MPI_File_close while rank 0 is 20 ms late: about
 //                  20 ms if the library synchronizes the ranks there, a plain close if not
+//   "library_write_all" (--library, a job of its own): the library's MPI_File_write_all of the same bytes
+//                  in 4-byte and 64 KiB pieces through one aggregator (ROMIO's cost per piece)
 // Every time is the median of several repetitions (min and max kept beside it).
 #pragma once
 
@@ -25,6 +27,9 @@ struct CalibrateOptions {
   std::string out;
   std::string work_dir = ".";
   bool quick = false;  ///< fewer repetitions and smaller sizes (seconds instead of about a minute)
+  /// Only "library_write_all", in a job of its own: the library's collective I/O component (ROMIO) is
+  /// chosen when MPI starts (Open MPI: --mca io romio321), so its launch differs from the others'.
+  bool library_only = false;
 };
 
 /// Collective over `comm`. Returns the exit code (0).

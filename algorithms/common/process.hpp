@@ -81,6 +81,10 @@ struct Work {
   /// solver between two outputs). The simulator charges them on the rank's node; the MPI backend spins for
   /// that much CPU time.
   double seconds = 0;
+  /// Pieces the MPI library's own collective I/O handles one by one where ciosim's code does not
+  /// (run.cpu_charge = library: ROMIO's aggregator builds, commits and frees a datatype over each piece
+  /// of a round); the simulator charges nodes.romio_piece_s each, the MPI backend never sees them.
+  std::int64_t library_pieces = 0;
 };
 
 /// One call as the optional trace records it (validation: both backends record through the same counted

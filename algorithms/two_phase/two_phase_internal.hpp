@@ -48,6 +48,7 @@ struct CallContext {
   const IoHints* hints = nullptr;
   std::vector<int> ranklist;   ///< aggregators in file-domain order (from the open)
   bool vecpar_stages = false;  ///< name the phases st1..st8 (see Stage)
+  bool library = false;        ///< charge ROMIO's per-piece work (run.cpu_charge = library)
   const char* phase(Stage s) const { return stage_name(s, vecpar_stages); }
 };
 

@@ -96,7 +96,12 @@ void exchange(Process& p, ReadState& s, int iter, Offset off) {
     packed_bytes += c.bytes[u];
     packed_pieces += c.count[u];
   }
-  if (packed_bytes > 0) p.compute(Work{.bytes_copied = packed_bytes, .tuples = 2 * packed_pieces});
+  // The library (run.cpu_charge = library) builds a send datatype over the pieces: its measured cost
+  // per piece, in place of the tuples of ciosim's packing.
+  if (packed_bytes > 0)
+    p.compute(Work{.bytes_copied = packed_bytes,
+                   .tuples = s.ctx.library ? 0 : 2 * packed_pieces,
+                   .library_pieces = s.ctx.library ? packed_pieces : 0});
   for (int i = 0; i < P; ++i) {
     const auto u = static_cast<std::size_t>(i);
     if (c.bytes[u] > 0) sends.push_back(p.isend(i, data_tag(*s.ctx.hints, me, i, iter), packed[u]));
@@ -174,7 +179,7 @@ void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out) {
   check_read(in.hints);
   const Datatype& dt = in.dist->per_rank[static_cast<std::size_t>(p.rank())];
   p.phase("aggregators");  // what MPI_File_open does for cb_config_list
-  CallContext ctx{&in.hints, select_aggregators(p, in.hints)};
+  CallContext ctx{&in.hints, select_aggregators(p, in.hints), false, in.cpu_charge == CpuCharge::library};
   for (int it = 0; it < in.iterations; ++it) read_all(p, dt, in.element_size, ctx, out);
 }
 

@@ -23,7 +23,8 @@ class TwoPhaseSession final : public DisplacementSession {
     check_hints(in_.hints);
     if (in_.hints.lap != LapCriterion::None) return;  // the LAP kernel chooses its aggregators per call
     p_.phase("aggregators");                          // what MPI_File_open does for cb_config_list
-    ctx_ = CallContext{&in_.hints, select_aggregators(p_, in_.hints)};
+    ctx_ = CallContext{&in_.hints, select_aggregators(p_, in_.hints), false,
+                       in_.cpu_charge == CpuCharge::library};
   }
   void write(std::span<const std::byte> local) override {
     check_input(p_, in_, local.size(), "two-phase");

@@ -102,8 +102,12 @@ void exchange(Process& p, WriteState& s, int iter, Offset off, Offset size) {
   }
   std::int64_t merge_steps = 0;
   const bool hole = sum > 0 && window_has_hole(pieces, off, size, merge_steps);
-  // Receive datatypes (hindexed, one entry per piece) and the heap merge of the hole test.
-  p.compute(Work{.bytes_copied = 0, .tuples = sum + merge_steps});
+  // Receive datatypes (hindexed, one entry per piece) and the heap merge of the hole test; the library's
+  // (run.cpu_charge = library) at its measured cost per piece, which covers the unpacking below too.
+  if (s.ctx.library)
+    p.compute(Work{.library_pieces = sum});
+  else
+    p.compute(Work{.bytes_copied = 0, .tuples = sum + merge_steps});
   if (nprocs_recv > 0 && hole) {
     p.phase(s.ctx.phase(Stage::Write));  // read-modify-write: the window has holes
     p.read_at(off, s.window.span().first(static_cast<std::size_t>(size)));
@@ -143,7 +147,7 @@ void exchange(Process& p, WriteState& s, int iter, Offset off, Offset size) {
   fill_window(o, c, off, s.window, staging);
   std::int64_t received = 0;
   for (std::size_t i = 0; i < n; ++i) received += c.bytes[i];
-  if (received > 0) p.compute(Work{.bytes_copied = received, .tuples = sum});
+  if (received > 0) p.compute(Work{.bytes_copied = received, .tuples = s.ctx.library ? 0 : sum});
 }
 
 /// ADIOI_Exch_and_write plus the closing error-code collective.
@@ -215,7 +219,7 @@ void run_write(Process& p, const TechniqueInput& in, LocalData local) {
   }
   const Datatype& dt = in.dist->per_rank[static_cast<std::size_t>(p.rank())];
   p.phase("aggregators");  // what MPI_File_open does for cb_config_list
-  CallContext ctx{&in.hints, select_aggregators(p, in.hints)};
+  CallContext ctx{&in.hints, select_aggregators(p, in.hints), false, in.cpu_charge == CpuCharge::library};
   for (int it = 0; it < in.iterations; ++it) write_all(p, dt, in.element_size, ctx, local);
 }
 
