@@ -314,3 +314,21 @@ TEST_CASE("NFS client page cache: a write costs the copy and the close sends it,
   CHECK(test::phase_time(r, "close") > disk);
   CHECK(test::phase_time(r, "close") < 1.5 * disk);
 }
+
+TEST_CASE("local page cache: two ranks' writes to one file are copied one at a time (the inode lock)",
+          "[model][cache]") {
+  // Linux's buffered writes hold the inode's lock while they copy (ext4, XFS): two ranks of one node
+  // writing 10 MB each at once end one copy apart, even with a core each.
+  constexpr std::int64_t bytes = 10'000'000;
+  RunSpec s = test::filesystem_spec("local", 2, 1);
+  s.platform.cores_per_node = 2;
+  s.platform.cpu_cores = 2;
+  s.platform.local.cache = cache_of(1e9);
+  std::vector<std::byte> data(static_cast<std::size_t>(bytes), std::byte{5});
+  const RunResult r = sim::run_with(s, [&](Process& p) {
+    p.phase("write");
+    p.write_at(p.rank() * bytes, data);
+  });
+  const double overhead = s.platform.local.request_overhead_s;
+  CHECK(test::phase_time(r, "write") == Approx(overhead + 2.0 * bytes / kCopyBps));
+}

@@ -11,12 +11,18 @@
 //    Without a page cache (local.page_cache_bytes = 0) a write returns when its data is on the disk;
 //    with one, the node's page cache (models/filesystem/page_cache_sim.hpp) takes it at the node's memory
 //    copy speed and writes it back as Linux does; sync (fsync) waits for it, close does not (ext3 and ext4
-//    do not flush at close);
+//    do not flush at close). A write into the page cache holds the file's inode lock while it copies, as
+//    Linux's buffered writes do (ext4_buffered_write_iter and XFS's buffered write take the inode's
+//    i_rwsem exclusively around the copy, dirty throttling included), so the writes of several ranks to
+//    one file are copied one at a time: measured on the developers' VM (ext4, Linux 6.x), two ranks'
+//    8 MiB pwrite at once return after 1.8 and 3.6 ms. Reads take no such lock; without a page cache the
+//    write's time is the disk's, outside the lock (the kernel syncs after unlocking);
 //  - the file lives on node `node`'s disk: a read or write by a rank on another node is an error (open
 //    and close are allowed everywhere: every rank opens a file of that name on its own node, as MPI-IO
 //    does for a path in /tmp, but only node `node`'s holds the data).
 #include "models/local/local_sim.hpp"
 
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -45,6 +51,7 @@ void LocalDiskSim::build(const filesystem::PlatformHooks& platform) {
 }
 
 void LocalDiskSim::start() {
+  inode_lock_ = sg4::Mutex::create();
   if (cache_) cache_->start();
 }
 
@@ -80,10 +87,12 @@ void LocalDiskSim::write(int rank, std::span<const Extent> regions, std::span<co
   std::int64_t pos = 0;
   for (const Extent& e : regions) {
     sg4::this_actor::sleep_for(&e == regions.data() ? cfg_.request_overhead_s : cfg_.region_overhead_s);
-    if (e.length > 0 && cache_)
+    if (e.length > 0 && cache_) {
+      const std::scoped_lock inode(*inode_lock_);
       cache_->write(e.offset, e.length);
-    else if (e.length > 0)
+    } else if (e.length > 0) {
       disk_io(disk, ops, true, e.offset, e.length, disk_actor_, disk_res_);
+    }
     file().write(e.offset, data.subspan(static_cast<std::size_t>(pos), static_cast<std::size_t>(e.length)));
     pos += e.length;
   }

@@ -37,6 +37,8 @@ class LocalDiskSim final : public filesystem::FileSystemSim {
   std::unique_ptr<filesystem::DiskSim> disk_;        ///< node cfg.node's disk, which holds the file
   std::unique_ptr<filesystem::PageCacheSim> cache_;  ///< that node's page cache (if cfg.cache.enabled())
   int disk_actor_ = -1, disk_res_ = -1;              ///< activity log ids of the file's disk
+  /// The file's inode lock: a buffered write holds it while it copies into the page cache (below).
+  sg4::MutexPtr inode_lock_;
 };
 
 }  // namespace ciosim::local
