@@ -98,6 +98,7 @@ int calibrate_command(const CalibrateOptions& opt) {
   } cleanup{tmp};
 
   std::vector<nlohmann::json> runs;
+  const double load_before = load_average();
   for (int k = 0; k < opt.runs; ++k) {
     const fs::path file = tmp / ("measurements-" + std::to_string(k) + ".json");
     std::vector<std::string> args{program.string(), "calibrate",
@@ -136,6 +137,10 @@ int calibrate_command(const CalibrateOptions& opt) {
                 << lr.exit_code << "): the platform gets no nodes.romio_piece_s; " << tail_lines(lr.output, 2)
                 << std::endl;
   }
+  // The load the measurements ran under: with other work on the machine they measure a share of it.
+  const std::string load = load_note(load_before, load_average(), "the measurements");
+  if (!opt.quiet && load.find("busy") != std::string::npos)
+    std::cerr << "ciosim: warning: " << load << std::endl;
   const nlohmann::json m = opt.runs == 1 ? runs.front() : config::merge_measurements(runs);
   const std::string raw = m.dump(2) + "\n";
 
@@ -150,6 +155,7 @@ int calibrate_command(const CalibrateOptions& opt) {
   const auto hosts = m.at("hosts").get<std::vector<std::string>>();
   eager_from_ompi_info(launcher, hosts.size() >= 2 && hosts[0] == hosts[1], tmp / "ompi_info.log", ctx);
   config::PlatformFile pf = config::platform_from_measurements(m, ctx);
+  pf.spec.description += "; " + load;
   if (opt.runs > 1) {
     // Each run fitted on its own: how far the runs disagree on the terms predictions depend on most.
     std::vector<config::PlatformFile> each;

@@ -2,6 +2,7 @@
 
 #include <sys/utsname.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -55,6 +56,18 @@ double load_average() {
   double one = -1;
   if (!(in >> one)) return -1;
   return one;
+}
+
+std::string load_note(double before, double after, const std::string& during) {
+  const unsigned cores = std::thread::hardware_concurrency();
+  if (before < 0 || after < 0) return "load: /proc/loadavg could not be read";
+  char buf[240];
+  std::snprintf(
+      buf, sizeof buf, "load average (1 min) %.2f before and %.2f after %s, on %u hardware threads%s", before,
+      after, during.c_str(), cores,
+      std::max(before, after) > 0.5 * cores ? ": the machine was busy, measured times include other work"
+                                            : "");
+  return buf;
 }
 
 }  // namespace ciosim::app

@@ -13,5 +13,8 @@ std::string machine_description();
 std::string machine_hardware(const std::string& description);
 /// The 1-minute load average (/proc/loadavg); negative when it cannot be read.
 double load_average();
+/// "load average (1 min) B before and A after DURING, on N hardware threads", marked busy when either
+/// exceeds half the threads: measured times then include other work.
+std::string load_note(double before, double after, const std::string& during);
 
 }  // namespace ciosim::app

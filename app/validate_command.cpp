@@ -143,20 +143,6 @@ std::vector<std::string> placement_notes(const std::vector<int>& sim, const std:
       "(or a --hostfile)."};
 }
 
-/// The machine's load around the real runs: measured times include whatever else ran.
-std::string load_note(double before, double after) {
-  const unsigned cores = std::thread::hardware_concurrency();
-  if (before < 0 || after < 0) return "load: /proc/loadavg could not be read";
-  char buf[200];
-  std::snprintf(buf, sizeof buf,
-                "load average (1 min) %.2f before and %.2f after the real runs, on %u hardware threads%s",
-                before, after, cores,
-                std::max(before, after) > 0.5 * cores
-                    ? ": the machine was busy, measured times include other work"
-                    : "");
-  return buf;
-}
-
 /// Whether the platform was measured on a machine like this one (`ciosim calibrate` writes the machine
 /// into the platform's description). Otherwise predicted against measured compares a model of another
 /// machine with this one, which says nothing about the model's accuracy.
@@ -283,7 +269,7 @@ int validate_command(const ValidateOptions& opt) {
     rep.placement = "as the platform (rank r on node r / cores_per_node): " + describe_placement(sim_nodes);
   }
   rep.notes = placement_notes(sim_nodes, real_nodes);
-  rep.notes.push_back(load_note(load_before, load_average()));
+  rep.notes.push_back(load_note(load_before, load_average(), "the real runs"));
   rep.notes.push_back(calibration_note(first.platform));
 
   // The simulation, with the file and the traces exported.

@@ -10,6 +10,7 @@
 # Environment (each optional):
 #   OUT=DIR          where everything goes (default results/validation-matrix)
 #   PLATFORM=FILE    a calibration to use instead of calibrating again
+#   CAL_RUNS=3       independent calibration runs merged (ciosim calibrate --runs; refused beyond 2x spread)
 #   RANKS="2 4"      rank counts (default 2, then 4, 8, 16 up to the hardware threads)
 #   SIZES_MIB="16"   vector sizes in MiB (default "16 256")
 #   BX="1 64 1024"   block sizes in entries
@@ -38,6 +39,7 @@ repeat="${REPEAT:-3}"
 techniques="${TECHNIQUES:-iec iec-parametric block two-phase list-io independent gathered view-based multiple-phase sequential}"
 max_calls="${MAX_CALLS:-4194304}"
 reference_max="${REFERENCE_MAX_MIB:-16}"
+cal_runs="${CAL_RUNS:-3}"
 mkdir -p "$out"
 : >"$out/skipped.txt"
 {
@@ -49,8 +51,9 @@ mkdir -p "$out"
 platform="${PLATFORM:-}"
 if [ -z "$platform" ]; then
   platform="$out/platform.toml"
-  echo "calibrating (ciosim calibrate -n 2) into $platform" >&2
-  "$build/ciosim" calibrate -n 2 --out "$platform" -q >"$out/calibrate.txt"
+  echo "calibrating (ciosim calibrate -n 2 --runs $cal_runs) into $platform" >&2
+  # Independent runs merged; refused (and the matrix stopped) when they disagree by more than 2x.
+  "$build/ciosim" calibrate -n 2 --runs "$cal_runs" --out "$platform" -q >"$out/calibrate.txt"
 fi
 
 for np in $ranks; do
