@@ -1,9 +1,11 @@
 #include "config/timeline.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -123,7 +125,16 @@ std::vector<std::string> parse_timeline_formats(const std::vector<std::string>& 
   return out;
 }
 
-std::string chrome_trace_json(const std::vector<RankRecord>& records, const Log& log) {
+std::string point_identity(const std::string& algorithm,
+                           const std::vector<std::pair<std::string, std::string>>& params) {
+  std::string s = "algorithm=" + algorithm;
+  for (const auto& [k, v] : params)
+    if (k != "run.algorithm") s += ", " + k + "=" + v;
+  return s;
+}
+
+std::string chrome_trace_json(const std::vector<RankRecord>& records, const Log& log,
+                              const std::string& point) {
   const std::vector<std::string> hosts = hosts_of(log);
   const auto pid_of = [&](const std::string& host) {
     return static_cast<int>(std::find(hosts.begin(), hosts.end(), host) - hosts.begin()) + 1;
@@ -148,7 +159,8 @@ std::string chrome_trace_json(const std::vector<RankRecord>& records, const Log&
           ",\"dur\":" + usec(e - s) + (args.empty() ? "" : ",\"args\":{" + args + "}"));
   };
   out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"ciosim\",\"time_unit\":"
-         "\"simulated microseconds\"},\"traceEvents\":[";
+         "\"simulated microseconds\""
+      << (point.empty() ? "" : ",\"point\":" + json_string(point)) << "},\"traceEvents\":[";
   for (std::size_t h = 0; h < hosts.size(); ++h) {
     event("\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(h + 1) +
           ",\"args\":{\"name\":" + json_string(hosts[h]) + "}");
@@ -229,7 +241,21 @@ std::string chrome_trace_json(const std::vector<RankRecord>& records, const Log&
   return out.str();
 }
 
-std::string paje_trace(const std::vector<RankRecord>& records, const Log& log) {
+/// A state's colour as Paje writes it ("r g b", each 0..1): one of twelve distinct hues chosen by the name
+/// (FNV-1a), so that a phase has the same colour in every file.
+namespace {
+std::string state_colour(const std::string& name) {
+  static constexpr const char* kPalette[] = {"0.122 0.467 0.706", "1.000 0.498 0.055", "0.173 0.627 0.173",
+                                             "0.839 0.153 0.157", "0.580 0.404 0.741", "0.549 0.337 0.294",
+                                             "0.890 0.467 0.761", "0.498 0.498 0.498", "0.737 0.741 0.133",
+                                             "0.090 0.745 0.812", "0.682 0.780 0.910", "1.000 0.733 0.471"};
+  std::uint32_t h = 2166136261u;
+  for (const unsigned char ch : name) h = (h ^ ch) * 16777619u;
+  return kPalette[h % (sizeof kPalette / sizeof *kPalette)];
+}
+}  // namespace
+
+std::string paje_trace(const std::vector<RankRecord>& records, const Log& log, const std::string& point) {
   struct Ev {
     double t;
     std::string line;  // without the time
@@ -238,6 +264,13 @@ std::string paje_trace(const std::vector<RankRecord>& records, const Log& log) {
   std::vector<Ev> evs;
   const auto q = [](const std::string& s) { return "\"" + s + "\""; };
   auto add = [&](int code, double t, const std::string& rest) { evs.push_back({t, rest, code}); };
+  // Every state value is defined with a colour (PajeDefineEntityValue), so that ViTE draws each phase, call
+  // and operation in its own colour; pushes name the value by its alias TYPE:name.
+  std::map<std::string, std::set<std::string>> values;  // state type -> its values
+  auto push = [&](double t, const std::string& type, const std::string& c, const std::string& value) {
+    values[type].insert(value);
+    add(12, t, type + " " + c + " " + q(type + ":" + value));
+  };
   const Grouped g = group(log);
   double end = 0;
   for (const auto& r : records) end = std::max(end, r.end);
@@ -259,11 +292,11 @@ std::string paje_trace(const std::vector<RankRecord>& records, const Log& log) {
     const std::string c = "r" + std::to_string(rank);
     container(c, "RANK", "h:" + a.host, a.name);
     for (const PhaseSpan& p : phase_spans(records[r])) {
-      add(12, p.start, "PHASE " + q(c) + " " + q(p.name));
+      push(p.start, "PHASE", q(c), p.name);
       add(13, p.end, "PHASE " + q(c));
     }
     for (const activity::Span* s : g.spans[static_cast<std::size_t>(it->second)]) {
-      add(12, s->start, "CALL " + q(c) + " " + q(s->name));
+      push(s->start, "CALL", q(c), s->name);
       add(13, s->end, "CALL " + q(c));
     }
   }
@@ -285,7 +318,7 @@ std::string paje_trace(const std::vector<RankRecord>& records, const Log& log) {
     for (std::size_t i : order) {
       const activity::Span& s = *g.spans[id][i];
       const std::string c = q("a" + std::to_string(id) + "." + std::to_string(lane[i]));
-      add(12, s.start, std::string(disk ? "DISK_OP " : "REQUEST ") + c + " " + q(s.name));
+      push(s.start, disk ? "DISK_OP" : "REQUEST", c, s.name);
       add(13, s.end, std::string(disk ? "DISK_OP " : "REQUEST ") + c);
     }
   }
@@ -305,10 +338,17 @@ std::string paje_trace(const std::vector<RankRecord>& records, const Log& log) {
   std::stable_sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) { return a.t < b.t; });
 
   std::ostringstream out;
+  if (!point.empty()) {
+    std::string line = point;  // one comment line
+    std::replace(line.begin(), line.end(), '\n', ' ');
+    out << "# ciosim point: " << line << "\n";
+  }
   out << "%EventDef PajeDefineContainerType 0\n%       Alias string\n%       Type string\n"
          "%       Name string\n%EndEventDef\n"
          "%EventDef PajeDefineStateType 2\n%       Alias string\n%       Type string\n"
          "%       Name string\n%EndEventDef\n"
+         "%EventDef PajeDefineEntityValue 3\n%       Alias string\n%       Type string\n"
+         "%       Name string\n%       Color color\n%EndEventDef\n"
          "%EventDef PajeDefineLinkType 4\n%       Alias string\n%       Type string\n"
          "%       StartContainerType string\n%       EndContainerType string\n%       Name string\n"
          "%EndEventDef\n"
@@ -328,17 +368,21 @@ std::string paje_trace(const std::vector<RankRecord>& records, const Log& log) {
   out << "0 HOST 0 HOST\n0 RANK HOST RANK\n0 SERVER HOST SERVER\n0 DISK HOST DISK\n"
          "2 PHASE RANK PHASE\n2 CALL RANK CALL\n2 REQUEST SERVER REQUEST\n2 DISK_OP DISK DISK_OP\n"
          "4 MESSAGE 0 RANK RANK MESSAGE\n";
+  for (const auto& [type, names] : values)
+    for (const std::string& v : names)
+      out << "3 " << q(type + ":" + v) << " " << type << " " << q(v) << " \"" << state_colour(v) << "\"\n";
   for (const Ev& e : evs) out << e.code << " " << sec(e.t) << " " << e.line << "\n";
   return out.str();
 }
 
 void write_timelines(const std::vector<std::string>& formats, const std::string& path,
-                     const std::vector<RankRecord>& records, const Log& log) {
+                     const std::vector<RankRecord>& records, const Log& log, const std::string& point) {
   for (const TimelineFormat& f : timeline_formats()) {
     if (std::find(formats.begin(), formats.end(), f.name) == formats.end()) continue;
     const std::string file = path + f.extension;
     std::ofstream out(file, std::ios::binary);
-    out << (std::string(f.name) == "chrome" ? chrome_trace_json(records, log) : paje_trace(records, log));
+    out << (std::string(f.name) == "chrome" ? chrome_trace_json(records, log, point)
+                                            : paje_trace(records, log, point));
     out.close();
     if (!out) throw std::runtime_error("cannot write the timeline " + file);
   }

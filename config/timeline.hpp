@@ -30,11 +30,20 @@ const std::vector<TimelineFormat>& timeline_formats();
 /// format names, each once, in the order given; throws ConfigError naming the valid ones.
 std::vector<std::string> parse_timeline_formats(const std::vector<std::string>& values);
 
-std::string chrome_trace_json(const std::vector<RankRecord>& records, const activity::Log& log);
-std::string paje_trace(const std::vector<RankRecord>& records, const activity::Log& log);
+/// `point` names the run (algorithm and parameters, point_identity): Chrome's otherData.point, a comment
+/// at the head of the Paje file.
+std::string chrome_trace_json(const std::vector<RankRecord>& records, const activity::Log& log,
+                              const std::string& point = "");
+std::string paje_trace(const std::vector<RankRecord>& records, const activity::Log& log,
+                       const std::string& point = "");
+
+/// "algorithm=A, KEY=VALUE, ...": the technique and every swept or set key of the point.
+std::string point_identity(const std::string& algorithm,
+                           const std::vector<std::pair<std::string, std::string>>& params);
 
 /// Writes every format in `formats` to path + its extension. Throws std::runtime_error on I/O failure.
 void write_timelines(const std::vector<std::string>& formats, const std::string& path,
-                     const std::vector<RankRecord>& records, const activity::Log& log);
+                     const std::vector<RankRecord>& records, const activity::Log& log,
+                     const std::string& point = "");
 
 }  // namespace ciosim::config

@@ -196,7 +196,9 @@ RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& bod
   w.log.finish();
   config::describe_use(w.log, res);
   if (!spec.trace_file.empty()) write_trace(w, spec.trace_file);
-  if (w.log.full) config::write_timelines(spec.timeline_formats, spec.timeline_path, w.records, w.log);
+  if (w.log.full)
+    config::write_timelines(spec.timeline_formats, spec.timeline_path, w.records, w.log,
+                            config::point_identity(spec.algorithm, spec.params));
   if (on_file) on_file(w.file);
   return res;
 }

@@ -140,6 +140,19 @@ TEST_CASE("ciosim run --timeline chrome,paje writes each point's timeline, true 
       CHECK(containers.count(c) == 1);
     for (const auto& ph : run["phases"]) CHECK(phase_states[ph["name"].get<std::string>()] >= 4);
     CHECK(links == messages);
+    // Every phase is defined with a colour (ViTE draws undefined values black), and both files name the
+    // point: its algorithm and its parameters.
+    const std::string paje = slurp(dir / (stem + ".paje"));
+    for (const auto& ph : run["phases"]) {
+      const std::string name = ph["name"].get<std::string>();
+      CHECK(contains(paje, "\n3 \"PHASE:" + name + "\" PHASE \"" + name + "\" \""));
+    }
+    std::string identity = "algorithm=" + run["algorithm"].get<std::string>();
+    for (const auto& [k, v] : run["params"].items())
+      if (k != "run.algorithm")
+        identity += ", " + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+    CHECK(paje.rfind("# ciosim point: " + identity + "\n", 0) == 0);
+    CHECK(trace["otherData"]["point"] == identity);
   }
 }
 
