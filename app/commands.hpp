@@ -88,6 +88,8 @@ struct PlotOptions {
   std::string results;  ///< a results folder or its results.json
   std::string kind, x, y, logx, logy, out;
   std::vector<std::string> group, panels, where, formats;
+  bool timeline = false;  ///< draw point `point`'s timeline as a Gantt chart
+  int point = 1;
 };
 /// Registers `plot` and its options on `app` (app/plot_command.cpp).
 CLI::App* add_plot_command(CLI::App& app, PlotOptions& opt);

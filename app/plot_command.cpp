@@ -59,6 +59,9 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& o) {
   plot->add_option("--logy", o.logy, "auto (default: when the values span 30x), on or off");
   plot->add_option("--out", o.out, "Folder for the pictures (default: the results folder)")->type_name("DIR");
   plot->add_option("--format", o.formats, "svg or png (repeatable; default both)")->allow_extra_args(false);
+  plot->add_flag("--timeline", o.timeline,
+                 "Draw a point's timeline (run with --timeline chrome) as a Gantt chart: gantt-N.svg/.png");
+  plot->add_option("--point", o.point, "The point --timeline draws (default 1)")->check(CLI::PositiveNumber);
   return plot;
 }
 
@@ -111,6 +114,10 @@ int plot_command(const PlotOptions& opt) {
   add("--logy", opt.logy);
   add("--out", opt.out);
   for (const auto& f : opt.formats) add("--format", f);
+  if (opt.timeline) {
+    args.emplace_back("--timeline");
+    add("--point", std::to_string(opt.point));
+  }
 
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());

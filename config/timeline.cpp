@@ -1,11 +1,9 @@
 #include "config/timeline.hpp"
 
 #include <algorithm>
-#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <map>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -241,17 +239,21 @@ std::string chrome_trace_json(const std::vector<RankRecord>& records, const Log&
   return out.str();
 }
 
-/// A state's colour as Paje writes it ("r g b", each 0..1): one of twelve distinct hues chosen by the name
-/// (FNV-1a), so that a phase has the same colour in every file.
 namespace {
-std::string state_colour(const std::string& name) {
-  static constexpr const char* kPalette[] = {"0.122 0.467 0.706", "1.000 0.498 0.055", "0.173 0.627 0.173",
-                                             "0.839 0.153 0.157", "0.580 0.404 0.741", "0.549 0.337 0.294",
-                                             "0.890 0.467 0.761", "0.498 0.498 0.498", "0.737 0.741 0.133",
-                                             "0.090 0.745 0.812", "0.682 0.780 0.910", "1.000 0.733 0.471"};
-  std::uint32_t h = 2166136261u;
-  for (const unsigned char ch : name) h = (h ^ ch) * 16777619u;
-  return kPalette[h % (sizeof kPalette / sizeof *kPalette)];
+
+/// The colours of a trace's state values as Paje writes them ("r g b", each 0..1): twenty distinct ones
+/// (matplotlib's tab10 and its light variants, the greys replaced: the Gantt chart draws servers grey),
+/// given in the order the values first appear, so that the phases of one picture never share a colour
+/// and the same technique's files colour alike.
+/// scripts/ciosim_plot.py's Gantt chart uses the same list in the same order.
+const char* state_colour(std::size_t index) {
+  static constexpr const char* kPalette[] = {
+      "0.122 0.467 0.706", "1.000 0.498 0.055", "0.173 0.627 0.173", "0.839 0.153 0.157",
+      "0.580 0.404 0.741", "0.549 0.337 0.294", "0.890 0.467 0.761", "0.000 0.502 0.502",
+      "0.737 0.741 0.133", "0.090 0.745 0.812", "0.682 0.780 0.910", "1.000 0.733 0.471",
+      "0.596 0.875 0.541", "1.000 0.596 0.588", "0.773 0.690 0.835", "0.769 0.612 0.580",
+      "0.969 0.714 0.824", "0.502 0.000 0.251", "0.859 0.859 0.553", "0.620 0.855 0.898"};
+  return kPalette[index % (sizeof kPalette / sizeof *kPalette)];
 }
 }  // namespace
 
@@ -266,9 +268,10 @@ std::string paje_trace(const std::vector<RankRecord>& records, const Log& log, c
   auto add = [&](int code, double t, const std::string& rest) { evs.push_back({t, rest, code}); };
   // Every state value is defined with a colour (PajeDefineEntityValue), so that ViTE draws each phase, call
   // and operation in its own colour; pushes name the value by its alias TYPE:name.
-  std::map<std::string, std::set<std::string>> values;  // state type -> its values
+  std::map<std::string, std::vector<std::string>> values;  // state type -> its values, first seen first
   auto push = [&](double t, const std::string& type, const std::string& c, const std::string& value) {
-    values[type].insert(value);
+    std::vector<std::string>& seen = values[type];
+    if (std::find(seen.begin(), seen.end(), value) == seen.end()) seen.push_back(value);
     add(12, t, type + " " + c + " " + q(type + ":" + value));
   };
   const Grouped g = group(log);
@@ -369,8 +372,9 @@ std::string paje_trace(const std::vector<RankRecord>& records, const Log& log, c
          "2 PHASE RANK PHASE\n2 CALL RANK CALL\n2 REQUEST SERVER REQUEST\n2 DISK_OP DISK DISK_OP\n"
          "4 MESSAGE 0 RANK RANK MESSAGE\n";
   for (const auto& [type, names] : values)
-    for (const std::string& v : names)
-      out << "3 " << q(type + ":" + v) << " " << type << " " << q(v) << " \"" << state_colour(v) << "\"\n";
+    for (std::size_t i = 0; i < names.size(); ++i)
+      out << "3 " << q(type + ":" + names[i]) << " " << type << " " << q(names[i]) << " \"" << state_colour(i)
+          << "\"\n";
   for (const Ev& e : evs) out << e.code << " " << sec(e.t) << " " << e.line << "\n";
   return out.str();
 }

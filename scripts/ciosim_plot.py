@@ -10,6 +10,11 @@ Pictures (SVG and PNG, byte-identical for the same results and options):
                    key doubles or the values span orders of magnitude.
   phases.svg/.png  one stacked bar per run: its phases in the order the run lists them (time order), each
                    phase's time the maximum over ranks, with the run's total simulated time marked.
+  gantt-N.svg/.png with --timeline: point N's run (its timeline-N.json, `ciosim run --timeline chrome`)
+                   as a Gantt chart: a lane per rank with its phases, each phase in the colour its name
+                   always gets (the Paje file's too), MPI messages as arrows from sender to receiver, and a
+                   lane per file-system server and disk with its requests; beyond 64 ranks each lane is a
+                   group of consecutive ranks (each phase from the group's first start to its last end).
 
 Exit status: 0 done; 2 bad input (one line on stderr: not a results folder, an unknown key, matplotlib or
 python3 missing, ...).
@@ -359,6 +364,129 @@ def draw_phases(plt, title, runs, labels):
     return fig
 
 
+# ---- the Gantt chart of one point (its Chrome trace, config/timeline.cpp) ------------------------------
+
+# Twenty distinct colours (tab10 and its light variants, the greys replaced: grey is the servers') given
+# to the phases in the order they first appear (rank 0's in time order, then rank 1's new ones, ...): the
+# Paje file's state colours (config/timeline.cpp, state_colour) in the same order, so both show a phase
+# alike.
+PALETTE = ((0.122, 0.467, 0.706), (1.000, 0.498, 0.055), (0.173, 0.627, 0.173), (0.839, 0.153, 0.157),
+           (0.580, 0.404, 0.741), (0.549, 0.337, 0.294), (0.890, 0.467, 0.761), (0.000, 0.502, 0.502),
+           (0.737, 0.741, 0.133), (0.090, 0.745, 0.812), (0.682, 0.780, 0.910), (1.000, 0.733, 0.471),
+           (0.596, 0.875, 0.541), (1.000, 0.596, 0.588), (0.773, 0.690, 0.835), (0.769, 0.612, 0.580),
+           (0.969, 0.714, 0.824), (0.502, 0.000, 0.251), (0.859, 0.859, 0.553), (0.620, 0.855, 0.898))
+MAX_LANES = 64      # rank lanes drawn one per rank up to this; beyond, groups of consecutive ranks
+MAX_ARROWS = 4000   # messages drawn as arrows up to this many (more would be a grey smear)
+
+
+def load_timeline(folder, point):
+    path = os.path.join(folder, f"timeline-{point}.json")
+    if not os.path.isfile(path):
+        have = sorted(f for f in os.listdir(folder) if f.startswith("timeline-") and f.endswith(".json"))
+        raise BadInput(f"{folder} has no timeline-{point}.json (" +
+                       (("it has " + ", ".join(have)) if have else "run the scenario with --timeline chrome") + ")")
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise BadInput(f"{path} is not a readable timeline: {e}")
+    if not isinstance(doc, dict) or not isinstance(doc.get("traceEvents"), list):
+        raise BadInput(f"{path} is not a ciosim timeline (no \"traceEvents\" list)")
+    return doc
+
+
+def gantt_lanes(doc):
+    """(ranks: {rank: [(phase, start_s, end_s)]}, servers: [(lane name, [(op, start_s, end_s)])],
+    messages: [(src, dst, start_s, end_s)]) from a Chrome trace (times in microseconds)."""
+    names = {}
+    for e in doc["traceEvents"]:
+        if e.get("ph") == "M" and e.get("name") == "thread_name":
+            names[(e["pid"], e["tid"])] = e["args"]["name"]
+    ranks, lanes, order, messages = {}, {}, [], []
+    for e in doc["traceEvents"]:
+        if e.get("ph") != "X":
+            continue
+        s, t = e["ts"] * 1e-6, (e["ts"] + e["dur"]) * 1e-6
+        cat = e.get("cat")
+        if cat == "phase":
+            ranks.setdefault(int(e["args"]["rank"]), []).append((e["name"], s, t))
+        elif cat in ("request", "disk"):
+            lane = names.get((e["pid"], e["tid"]), "?").split(" #")[0]  # overlapping ones share the lane
+            if lane not in lanes:
+                lanes[lane] = []
+                order.append(lane)
+            lanes[lane].append((e["name"], s, t))
+        elif cat == "message":
+            messages.append((int(e["args"]["src"]), int(e["args"]["dst"]), s, t))
+    return ranks, [(lane, lanes[lane]) for lane in order], messages
+
+
+def draw_gantt(plt, title, doc):
+    ranks, servers, messages = gantt_lanes(doc)
+    if not ranks:
+        raise BadInput("the timeline holds no rank phases")
+    phase_names = []  # first appearance: the order of the Paje file's colours
+    for r in sorted(ranks):
+        for name, _, _ in ranks[r]:
+            if name not in phase_names:
+                phase_names.append(name)
+    colour = {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(phase_names)}
+    nranks = max(ranks) + 1
+    group = max(1, math.ceil(nranks / MAX_LANES))
+    rank_lanes = []  # (label, [(phase, start, end)])
+    for first in range(0, nranks, group):
+        members = range(first, min(nranks, first + group))
+        if group == 1:
+            rank_lanes.append((f"rank {first}", ranks.get(first, [])))
+            continue
+        spans = {}
+        for r in members:
+            for name, s, t in ranks.get(r, []):
+                lo, hi = spans.get(name, (s, t))
+                spans[name] = (min(lo, s), max(hi, t))
+        rank_lanes.append((f"ranks {first}-{members[-1]}",
+                           sorted(((n, s, t) for n, (s, t) in spans.items()), key=lambda x: (x[1], x[0]))))
+    lanes = rank_lanes + servers
+    end = max([t for _, spans in lanes for _, _, t in spans] + [t for *_, t in messages] + [0.0])
+    unit, scale = ("s", 1.0) if end >= 1 else (("ms", 1e3) if end >= 1e-3 else ("us", 1e6))
+    height = max(2.5, 0.28 * len(lanes) + 1.8)
+    fig, ax = plt.subplots(figsize=(10, min(height, 40)))
+    for y, (label, spans) in enumerate(lanes):
+        server = y >= len(rank_lanes)
+        bars = [(s * scale, max((t - s) * scale, end * scale * 1e-4)) for _, s, t in spans]
+        if server:  # overlapping requests darken each other
+            ax.broken_barh(bars, (y - 0.38, 0.76), facecolors=(0.35, 0.35, 0.35, 0.3), edgecolors="none")
+            continue
+        for k, ((name, _, _), bar) in enumerate(zip(spans, bars)):
+            ax.broken_barh([bar], (y - 0.38, 0.76), facecolors=[colour[name]], edgecolors="none").set_gid(
+                f"ciosim-phase-{y}-{k}")
+    if len(messages) <= MAX_ARROWS and group == 1:
+        for src, dst, s, t in messages:
+            if src == dst:
+                continue
+            ax.annotate("", xy=(t * scale, dst), xytext=(s * scale, src),
+                        arrowprops=dict(arrowstyle="-|>", color="black", lw=0.4, alpha=0.35,
+                                        shrinkA=0, shrinkB=0, mutation_scale=5))
+        shown = "MPI messages as arrows"
+    else:
+        shown = f"{len(messages)} MPI messages not drawn" + (" (grouped ranks)" if group > 1 else "")
+    ax.set_yticks(range(len(lanes)))
+    ax.set_yticklabels([label for label, _ in lanes], fontsize=7 if len(lanes) > 24 else 8)
+    ax.set_ylim(len(lanes) - 0.5, -0.5)
+    ax.set_xlim(0, end * scale * 1.01 if end > 0 else 1)
+    ax.set_xlabel(f"simulated time ({unit})")
+    ax.grid(True, axis="x", linewidth=0.4, alpha=0.6)
+    ax.set_title(f"{title}\n{shown}; grey: file-system requests and disk operations (darker where they "
+                 "overlap)", fontsize=9)
+    from matplotlib.patches import Patch
+    handles = [Patch(facecolor=colour[n], label=n) for n in phase_names]
+    legend = ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8,
+                       frameon=False, title="phases", title_fontsize=8)
+    legend.set_gid("ciosim-legend")
+    fig.tight_layout()
+    return fig
+
+
 # ---- the command -------------------------------------------------------------------------------------
 
 def parse_where(items, rows):
@@ -395,6 +523,9 @@ def main(argv):
     ap.add_argument("--out", help="the folder for the pictures (default: the results folder)")
     ap.add_argument("--format", action="append", choices=("svg", "png"),
                     help="svg and/or png (default: both)")
+    ap.add_argument("--timeline", action="store_true",
+                    help="draw a point's timeline (timeline-N.json) as a Gantt chart, gantt-N.svg/.png")
+    ap.add_argument("--point", type=int, default=1, help="the point whose timeline --timeline draws (default 1)")
 
     def error(message):
         raise BadInput(message + " (see ciosim plot --help)")
@@ -406,6 +537,18 @@ def main(argv):
     if not os.path.isdir(out):
         raise BadInput(f"--out {out}: not a directory")
     formats = args.format or ["svg", "png"]
+    if args.timeline:
+        if not 1 <= args.point <= len(runs):
+            raise BadInput(f"--point {args.point}: the results hold points 1 to {len(runs)}")
+        doc = load_timeline(folder, args.point)
+        point = (doc.get("otherData") or {}).get("point") or runs[args.point - 1].get("algorithm", "")
+        plt = setup_matplotlib()
+        fig = draw_gantt(plt, f"{scenario or 'ciosim'}, point {args.point}: {point}", doc)
+        written = save(fig, out, f"gantt-{args.point}", formats)
+        plt.close(fig)
+        for w in written:
+            print(w)
+        return 0
     rows_all = [run_keys(r) for r in runs]
     conds = parse_where(args.where, rows_all)
     picked = [i for i, r in enumerate(rows_all) if matches(r, conds)]

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "algorithms/technique.hpp"
@@ -460,4 +461,45 @@ TEST_CASE("ciosim plan SCENARIO shows view-based's shipped views, block owners a
   CHECK(count(svg, "fill=\"#d0d0d0\"") == static_cast<std::size_t>(back));
   CHECK(w.run("plan v.toml --svg big.svg --set hints.vb_buffer_size=64").code == 2);  // 2048 blocks
   CHECK_FALSE(fs::exists(w.root / "big.svg"));
+}
+
+TEST_CASE("ciosim plot --timeline draws a point's run as a Gantt chart") {
+  Workspace w;
+  REQUIRE(w.run("run -q s.toml --out res --timeline chrome").code == 0);
+  const Output a = w.run("plot res --timeline --point 2");
+  INFO(a.err);
+  REQUIRE(a.code == 0);
+  CHECK(contains(a.out, "gantt-2.svg"));
+  const std::string svg = slurp(w.root / "res/gantt-2.svg");
+  const std::string png = slurp(w.root / "res/gantt-2.png");
+  CHECK(png.rfind("\x89PNG\r\n\x1a\n", 0) == 0);
+  // One bar per phase span of every rank, a lane label per rank and server, the legend, the point.
+  const auto trace = nlohmann::json::parse(slurp(w.root / "res/timeline-2.json"));
+  std::size_t spans = 0;
+  std::set<std::string> names;
+  for (const auto& e : trace["traceEvents"])
+    if (e.value("cat", "") == "phase") {
+      ++spans;
+      names.insert(e["name"].get<std::string>());
+    }
+  REQUIRE(spans > 0);
+  CHECK(count(svg, "id=\"ciosim-phase-") == spans);
+  for (const std::string& n : names) CHECK(contains(svg, ">" + n + "<"));
+  for (const char* lane : {">rank 0<", ">rank 3<", ">iod0 disk<"}) CHECK(contains(svg, lane));
+  CHECK(contains(svg, "id=\"ciosim-legend\""));
+  CHECK(contains(svg, trace["otherData"]["point"].get<std::string>()));
+  // Byte-identical when drawn again.
+  fs::create_directories(w.root / "again");
+  REQUIRE(w.run("plot res --timeline --point 2 --out again").code == 0);
+  CHECK(slurp(w.root / "again/gantt-2.svg") == svg);
+  CHECK(slurp(w.root / "again/gantt-2.png") == png);
+  // A point out of range, and results without timelines: one line each, exit 2.
+  REQUIRE(w.run("run -q s.toml --out bare").code == 0);
+  for (const char* bad : {"plot res --timeline --point 99", "plot bare --timeline"}) {
+    const Output e = w.run(bad);
+    INFO(bad << " -> " << e.err);
+    CHECK(e.code == 2);
+    CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
+  }
+  CHECK(contains(w.run("plot bare --timeline").err, "--timeline chrome"));
 }
