@@ -84,6 +84,15 @@ CLI::App* add_plan_command(CLI::App& app, PlanOptions& opt);
 /// of a scenario (IEC or two-phase) as text.
 int plan_command(const PlanOptions& opt);
 
+struct CaptureOptions {
+  std::string out;                   ///< the capture folder (default ciosim-capture)
+  std::vector<std::string> command;  ///< the application's launch command
+};
+/// Registers `capture` on `app` (app/capture_command.cpp).
+CLI::App* add_capture_command(CLI::App& app, CaptureOptions& opt);
+/// `ciosim capture`: runs the command with libciosim-capture.so preloaded, checks and summarises the capture.
+int capture_command(const CaptureOptions& opt);
+
 struct PlotOptions {
   std::string results;  ///< a results folder or its results.json
   std::string kind, x, y, logx, logy, out;

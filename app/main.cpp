@@ -96,6 +96,8 @@ int main(int argc, char** argv) {
   list->add_flag("--keys", list_keys, "Only the parameter keys, one per line (for scripts and completion)");
   app::PlotOptions plot_opt;
   CLI::App* plot = app::add_plot_command(app, plot_opt);
+  app::CaptureOptions capture_opt;
+  CLI::App* capture = app::add_capture_command(app, capture_opt);
 
   app::MergeOptions merge_opt;
   CLI::App* merge =
@@ -195,6 +197,7 @@ int main(int argc, char** argv) {
     if (*merge) return app::merge_command(merge_opt);
     if (*plan) return app::plan_command(plan_opt);
     if (*plot) return app::plot_command(plot_opt);
+    if (*capture) return app::capture_command(capture_opt);
     if (*list) return app::list_command(list_keys);
     if (*validate) return app::validate_command(val_opt);
     if (*calibrate) return app::calibrate_command(cal_opt);

@@ -6,7 +6,7 @@ set -euo pipefail
 bin="$1"; out="$2"
 command -v help2man >/dev/null || { echo "man-page.sh: help2man is not installed (scripts/install-deps.sh)" >&2; exit 2; }
 inc="$(mktemp)"; trap 'rm -f "$inc"' EXIT
-for sub in run plan list plot merge validate calibrate; do
+for sub in run plan list plot merge validate calibrate capture; do
   "$bin" "$sub" --help >/dev/null 2>&1 || continue   # a subcommand this build does not have
   { echo "[COMMAND: $sub]"; "$bin" "$sub" --help | sed 's/^\./\\\&./'; echo; } >> "$inc"
 done

@@ -1,0 +1,196 @@
+// The capture of an application's MPI-IO calls (libciosim-capture.so, validate/capture/capture.cpp) and the
+// trace format's reader (config/capture_trace.hpp): a real MPI program of ours (tests/mpi/checkpoint.cpp:
+// a subarray checkpoint on a 2 x 2 grid of ranks) run under mpiexec with the library preloaded, its trace
+// read back and every data call's file regions compared with the ones the checkpoint's layout gives.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "config/capture_trace.hpp"
+
+using namespace ciosim::config;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string run_output(const std::string& cmd, int* code) {
+  std::string out;
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  REQUIRE(p != nullptr);
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  const int status = ::pclose(p);
+  *code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  return out;
+}
+
+void write_file(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary);
+  out << text;
+}
+
+/// A fresh folder for a capture, removed at the end.
+struct Folder {
+  fs::path root;
+  Folder() {
+    std::string t = (fs::temp_directory_path() / "ciosim-capture-XXXXXX").string();
+    REQUIRE(::mkdtemp(t.data()) != nullptr);
+    root = t;
+  }
+  ~Folder() {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  }
+};
+
+const CapturedCall* find_call(const std::vector<CapturedCall>& calls, const std::string& kind) {
+  for (const auto& c : calls)
+    if (c.kind == kind) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("capture: REGIONS text keeps strided runs as one token and reads back", "[capture]") {
+  const std::vector<ByteRun> rows = {{64, 40}, {144, 40}, {224, 40}, {400, 8}, {408, 8}};
+  const std::string text = format_regions(rows);
+  CHECK(text == "64+40x3/80 400+16");  // the last two continue each other: one run
+  const std::vector<ByteRun> back = parse_regions(text);
+  CHECK(back == std::vector<ByteRun>{{64, 40}, {144, 40}, {224, 40}, {400, 16}});
+  for (const char* bad : {"12", "1+0", "1+2x0/4", "1+4x2/2", "1+2x3", "a+1", "-1+2"})
+    CHECK_THROWS_AS(parse_regions(bad), std::invalid_argument);
+}
+
+#ifdef CIOSIM_CAPTURE_LIBRARY
+TEST_CASE("capture: a subarray checkpoint's calls and regions, recorded under real MPI", "[capture][mpi]") {
+  Folder f;
+  const fs::path cap = f.root / "cap";
+  const std::string mpiexec = CIOSIM_MPIEXEC_PATH;
+  int code = -1;
+  const bool open_mpi = run_output(mpiexec + " --version", &code).find("Open MPI") != std::string::npos ||
+                        run_output(mpiexec + " --version", &code).find("OpenRTE") != std::string::npos;
+  std::string cmd = mpiexec + " -n 4 ";
+  // The ranks get the preload, not mpiexec; a sanitized build's library needs its runtime's link order
+  // check relaxed (the program links the runtime, the preload comes first).
+  const std::string env[][2] = {{"LD_PRELOAD", CIOSIM_CAPTURE_LIBRARY},
+                                {"CIOSIM_CAPTURE_DIR", cap.string()},
+                                {"ASAN_OPTIONS", "verify_asan_link_order=0:detect_leaks=0"}};
+  if (open_mpi) {
+    if (::geteuid() == 0) cmd += "--allow-run-as-root ";
+    cmd += "--oversubscribe --bind-to none ";
+    for (const auto& [k, v] : env) cmd += "-x " + std::string(k) + "=" + v + " ";
+  } else {
+    for (const auto& [k, v] : env) cmd += "-genv " + std::string(k) + " " + v + " ";
+  }
+  constexpr int kRows = 3, kCols = 5;  // each rank's block of doubles; a 2 x 2 grid: 6 x 10 in all
+  cmd += std::string(CIOSIM_CAPTURE_PROGRAM) + " " + (f.root / "ckpt.dat").string() + " " +
+         std::to_string(kRows) + " " + std::to_string(kCols);
+  const std::string out = run_output(cmd, &code);
+  INFO(cmd << "\n" << out);
+  REQUIRE(code == 0);
+
+  const CapturedTrace t = read_capture(cap);
+  CHECK(t.version == 1);
+  REQUIRE(t.ranks == 4);
+  CHECK(t.hosts.size() == 4);
+  CHECK(t.program.find("ciosim_capture_checkpoint") != std::string::npos);
+  for (int r = 0; r < 4; ++r) {
+    INFO("rank " << r);
+    const auto& calls = t.calls[static_cast<std::size_t>(r)];
+    std::vector<std::string> kinds;
+    for (const auto& c : calls) kinds.push_back(c.kind);
+    std::vector<std::string> want = {"open",        "view",        "write_all", "sync",
+                                     "read_at_all", "unsupported", "close"};
+    if (r == 0) want.insert(want.begin() + 1, "write_at");
+    CHECK(kinds == want);
+    // Times: each call ends after it starts, and after the previous one.
+    for (std::size_t i = 1; i < calls.size(); ++i) CHECK(calls[i].start >= calls[i - 1].end);
+    // The block of rank (pr, pc): kRows rows of kCols doubles, one row of the 10-column array apart.
+    const int pr = r / 2, pc = r % 2;
+    std::vector<ByteRun> rows;
+    for (int i = 0; i < kRows; ++i)
+      rows.push_back({64 + ((pr * kRows + i) * 2 * kCols + pc * kCols) * 8, kCols * 8});
+    const CapturedCall* w = find_call(calls, "write_all");
+    REQUIRE(w != nullptr);
+    CHECK(w->bytes == kRows * kCols * 8);
+    CHECK(w->regions == rows);
+    const CapturedCall* rd = find_call(calls, "read_at_all");
+    REQUIRE(rd != nullptr);
+    CHECK(rd->regions == rows);
+    const CapturedCall* v = find_call(calls, "view");
+    REQUIRE(v != nullptr);
+    CHECK(v->disp == 64);
+    CHECK(v->etype == 8);
+    CHECK(v->extent == 6 * 10 * 8);
+    CHECK(find_call(calls, "unsupported")->call == "MPI_File_iwrite_at");
+    CHECK(find_call(calls, "open")->path == (f.root / "ckpt.dat").string());
+  }
+  const CapturedCall* h = find_call(t.calls[0], "write_at");
+  REQUIRE(h != nullptr);
+  CHECK(h->regions == std::vector<ByteRun>{{0, 64}});
+}
+
+TEST_CASE("ciosim capture runs a launch command with the library preloaded and keeps nothing on failure",
+          "[capture][mpi][cli]") {
+  Folder f;
+  const std::string mpiexec = CIOSIM_MPIEXEC_PATH;
+  int code = -1;
+  const std::string version = run_output(mpiexec + " --version", &code);
+  const bool open_mpi =
+      version.find("Open MPI") != std::string::npos || version.find("OpenRTE") != std::string::npos;
+  std::string launch = mpiexec + " -n 2 ";
+  if (open_mpi && ::geteuid() == 0) launch += "--allow-run-as-root ";
+  const std::string ciosim = CIOSIM_BINARY;
+  const std::string cmd = ciosim + " capture --out " + (f.root / "cap").string() + " -- " + launch +
+                          CIOSIM_CAPTURE_PROGRAM + " " + (f.root / "ckpt.dat").string() + " 2 3";
+  const std::string out = run_output("ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 " + cmd, &code);
+  INFO(cmd << "\n" << out);
+  REQUIRE(code == 0);
+  CHECK(out.find("captured 2 ranks") != std::string::npos);
+  CHECK(read_capture(f.root / "cap").ranks == 2);
+  // An existing capture is never overwritten; a failing command leaves no folder.
+  CHECK(run_output(cmd, &code).find("exists and is not an empty folder") != std::string::npos);
+  CHECK(code == 2);
+  const std::string failing =
+      run_output(ciosim + " capture --out " + (f.root / "none").string() + " -- false", &code);
+  CHECK(code == 1);
+  CHECK(failing.find("no capture kept") != std::string::npos);
+  CHECK(!fs::exists(f.root / "none"));
+}
+#endif
+
+TEST_CASE("capture: a malformed trace is refused with its file and line", "[capture]") {
+  Folder f;
+  write_file(f.root / "trace.json",
+             R"({"format": "ciosim-trace", "version": 1, "ranks": 1, "hosts": ["a"], "program": "p"})");
+  const auto error = [&](const std::string& line) {
+    write_file(f.root / "rank-0.txt", "# a comment\n" + line + "\n");
+    try {
+      (void)read_capture(f.root);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(error("open 0 1 fh=1 comm=1 amode=5 path=\"x\"").empty());
+  CHECK(error("write_all 0.1 0.2 fh=1 bytes=8 regions=0+8").empty());
+  CHECK(error("write_all 0.1 0.2 fh=1 bytes=9 regions=0+8").find("rank-0.txt:2: its regions hold 8 bytes") !=
+        std::string::npos);
+  CHECK(error("frobnicate 0 1 fh=1").find("unknown call frobnicate") != std::string::npos);
+  CHECK(error("close 2 1 fh=1").find("ends") != std::string::npos);
+  CHECK(error("close 0 1").find("needs fh=N") != std::string::npos);
+  CHECK(error("close 0 1 fh=1 colour=red").find("unknown key colour") != std::string::npos);
+  CHECK(error("open 0 1 fh=1 path=\"x").find("no closing quote") != std::string::npos);
+  write_file(f.root / "trace.json",
+             R"({"format": "ciosim-trace", "version": 2, "ranks": 1, "hosts": ["a"]})");
+  CHECK(error("close 0 1 fh=1").find("version 2") != std::string::npos);
+  write_file(f.root / "trace.json",
+             R"({"format": "ciosim-trace", "version": 1, "ranks": 2, "hosts": ["a", "b"]})");
+  CHECK(error("close 0 1 fh=1").find("rank-1.txt is missing") != std::string::npos);
+}
