@@ -187,8 +187,8 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
                   "random seed of the irregular distribution"),
              0, INT64_MAX),
       make("workload.file", T::String, "", Value{std::string("")},
-           "lists workload: a TOML file whose array `ranks` holds each rank's [offset, length] tuples of x "
-           "(a path relative to the scenario file)"),
+           "lists workload: a TOML file whose array `ranks` holds each rank's [offset, length] tuples of x; "
+           "trace workload: a capture folder of ciosim capture (a path relative to the scenario file)"),
       make("workload.partition", T::String, "", Value{std::string("")},
            "mesh workload: the partition file, one owner rank per mesh node and line (BIPS3D's asignacionP; "
            "a path relative to the scenario file); workload.nx is the number of mesh nodes"),

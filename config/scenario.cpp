@@ -523,7 +523,7 @@ class Expander {
     const std::string key = r.algorithm + "|" + (r.access == Access::Read ? "r" : "w") + "|" + w.kind + "|" +
                             std::to_string(w.nx) + "|" + std::to_string(r.ranks) + "|" +
                             (w.kind == "irregular" ? std::to_string(w.seed)
-                             : w.kind == "lists"   ? w.file
+                             : w.kind == "lists" || w.kind == "trace" ? w.file
                              : w.kind == "block3d" ? std::to_string(w.ny) + "x" + std::to_string(w.nz)
                              : w.kind == "stem2"   ? std::to_string(w.ny) + "x" + std::to_string(w.nz) + "x" +
                                                        std::to_string(w.nl) + "x" + std::to_string(w.nchem)

@@ -7,10 +7,12 @@
 #include <climits>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <stdexcept>
 
 #include "algorithms/common/bench_distributions.hpp"
 #include "algorithms/common/distribution.hpp"
+#include "config/capture_trace.hpp"
 #include "config/input_files.hpp"
 #include "config/metis_partition.hpp"
 
@@ -67,6 +69,56 @@ std::vector<std::vector<Tuple>> read_lists(const std::string& path, int ranks) {
   return lists;
 }
 
+/// A capture's file as a workload: every write call of each rank on the first file it opened (fh=1), its
+/// regions in call order, in entries of `es` bytes; x is the file up to its last written byte.
+Distribution from_capture(const std::string& dir, int ranks, std::int64_t es) {
+  if (dir.empty())
+    throw std::invalid_argument("workload trace needs workload.file (a capture folder of ciosim capture)");
+  const config::CapturedTrace t = config::read_capture(dir);
+  if (t.ranks != ranks)
+    throw std::invalid_argument("the capture " + dir + " has " + std::to_string(t.ranks) +
+                                " ranks but run.ranks = " + std::to_string(ranks) +
+                                " (set run.ranks = " + std::to_string(t.ranks) + ")");
+  std::vector<std::vector<Tuple>> lists(static_cast<std::size_t>(ranks));
+  std::int64_t end = 0, unit = 0;
+  for (int r = 0; r < ranks; ++r)
+    for (const config::CapturedCall& c : t.calls[static_cast<std::size_t>(r)]) {
+      if (c.kind == "unsupported" && c.call.find("write") != std::string::npos)
+        throw std::invalid_argument("rank " + std::to_string(r) + " made a write ciosim cannot replay (" +
+                                    c.call + "); see docs/replay.md");
+      if (c.fh != 1 || c.kind.rfind("write", 0) != 0) continue;
+      for (const config::ByteRun& b : c.regions) {
+        unit = std::gcd(unit, std::gcd(b.offset, b.length));
+        end = std::max(end, b.offset + b.length);
+      }
+    }
+  if (end == 0)
+    throw std::invalid_argument("the capture " + dir + " writes nothing to the first file its ranks open");
+  if (unit % es != 0)
+    throw std::invalid_argument(
+        "the capture's write regions are not whole entries of workload.element_size = " + std::to_string(es) +
+        " bytes; use an element size dividing " + std::to_string(unit));
+  for (int r = 0; r < ranks; ++r) {
+    auto& out = lists[static_cast<std::size_t>(r)];
+    for (const config::CapturedCall& c : t.calls[static_cast<std::size_t>(r)]) {
+      if (c.fh != 1 || c.kind.rfind("write", 0) != 0) continue;
+      for (const config::ByteRun& b : c.regions) {
+        const Tuple tu{b.offset / es, b.length / es};
+        if (!out.empty() && out.back().offset + out.back().length == tu.offset)
+          out.back().length += tu.length;
+        else
+          out.push_back(tu);
+      }
+    }
+  }
+  try {
+    return from_lists(end / es, std::move(lists));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("the capture's writes cannot be replayed as one collective write: " +
+                                std::string(e.what()));
+  }
+}
+
 }  // namespace
 
 const std::vector<Stem2Preset>& stem2_presets() {
@@ -92,7 +144,7 @@ const Stem2Preset& stem2_preset(const std::string& name) {
 std::vector<std::string> kinds_using(const std::string& key) {
   if (key == "workload.bx") return {"block-cyclic"};
   if (key == "workload.seed") return {"irregular"};
-  if (key == "workload.file") return {"lists"};
+  if (key == "workload.file") return {"lists", "trace"};
   if (key == "workload.ny" || key == "workload.nz") return {"block3d", "stem2"};
   if (key == "workload.nl" || key == "workload.nchem" || key == "workload.preset") return {"stem2"};
   if (key == "workload.partition" || key == "workload.graph" || key == "workload.load") return {"mesh"};
@@ -111,7 +163,7 @@ std::vector<std::string> kinds_using(const std::string& key) {
 }
 
 bool kind_sets_nx(const std::string& kind) {
-  return kind == "btio" || kind == "tile";
+  return kind == "btio" || kind == "tile" || kind == "trace";
 }
 
 double btio_compute_s(const WorkloadSpec& w, int ranks) {
@@ -228,6 +280,12 @@ const std::vector<WorkloadInfo>& workloads() {
        "NAS BT-IO, full MPI-IO mode: one time step's solution (5 doubles per point of an n^3 grid, Fortran "
        "order) of workload.class over a square number of ranks in BT's multi-partition decomposition (each "
        "rank owns sqrt(Np) cells, one per z-slab, diagonally placed); workload.element_size = 8."},
+      {"trace",
+       "A captured application's file (ciosim capture, docs/replay.md; workload.file = the capture folder): "
+       "every write of each rank to the first file it opened, its regions in call order, replayed as one "
+       "collective write under the technique; workload.element_size must divide every region, and the "
+       "writes must cover the file up to its last byte once. Sequences of calls and reads are not replayed "
+       "yet."},
       {"tile",
        "MPI-Tile-IO: a row-major 2-D array of workload.tiles_x x tiles_y tiles of tile_x x tile_y elements "
        "of workload.element_size bytes, rank r owning tile (r mod tiles_x, r div tiles_x), after "
@@ -265,6 +323,7 @@ Distribution make_distribution(const WorkloadSpec& w, int ranks) {
     return btio(btio_class(w.btio_class).n, ranks);
   }
   if (w.kind == "tile") return tile(tile_spec(w, ranks), ranks);
+  if (w.kind == "trace") return from_capture(w.file, ranks, w.element_size);
   std::string valid;
   for (const auto& k : workloads()) valid += (valid.empty() ? "" : ", ") + k.name;
   throw std::invalid_argument("unknown workload '" + w.kind + "' (valid: " + valid + ")");

@@ -90,7 +90,7 @@ TEST_CASE("capture: a subarray checkpoint's calls and regions, recorded under re
   }
   constexpr int kRows = 3, kCols = 5;  // each rank's block of doubles; a 2 x 2 grid: 6 x 10 in all
   cmd += std::string(CIOSIM_CAPTURE_PROGRAM) + " " + (f.root / "ckpt.dat").string() + " " +
-         std::to_string(kRows) + " " + std::to_string(kCols);
+         std::to_string(kRows) + " " + std::to_string(kCols) + " iwrite";
   const std::string out = run_output(cmd, &code);
   INFO(cmd << "\n" << out);
   REQUIRE(code == 0);
@@ -134,6 +134,73 @@ TEST_CASE("capture: a subarray checkpoint's calls and regions, recorded under re
   const CapturedCall* h = find_call(t.calls[0], "write_at");
   REQUIRE(h != nullptr);
   CHECK(h->regions == std::vector<ByteRun>{{0, 64}});
+}
+
+TEST_CASE("replay: a captured checkpoint's file written by every technique that can serve it",
+          "[capture][mpi][replay]") {
+  Folder f;
+  const std::string mpiexec = CIOSIM_MPIEXEC_PATH;
+  int code = -1;
+  const std::string version = run_output(mpiexec + " --version", &code);
+  const bool open_mpi =
+      version.find("Open MPI") != std::string::npos || version.find("OpenRTE") != std::string::npos;
+  const std::string launch = mpiexec + " -n 4 " +
+                             (open_mpi && ::geteuid() == 0 ? "--allow-run-as-root " : "") +
+                             (open_mpi ? "--oversubscribe " : "");
+  const std::string ciosim =
+      std::string("ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 ") + CIOSIM_BINARY;
+  for (const char* extra : {"", " iwrite"}) {
+    const std::string out = run_output(
+        ciosim + " capture --out " + (f.root / (*extra ? "cap-iwrite" : "cap")).string() + " -- " + launch +
+            CIOSIM_CAPTURE_PROGRAM + " " + (f.root / "ckpt.dat").string() + " 4 6" + extra,
+        &code);
+    INFO(out);
+    REQUIRE(code == 0);
+  }
+  write_file(f.root / "s.toml", R"(name = "replay"
+[run]
+algorithm = ["two-phase", "list-io", "independent", "view-based", "gathered", "block"]
+ranks = 4
+platform = "quickstart"
+[workload]
+kind = "trace"
+file = "cap"
+element_size = 8
+)");
+  const std::string out = run_output(
+      ciosim + " run -q " + (f.root / "s.toml").string() + " --out " + (f.root / "out").string(), &code);
+  INFO(out);
+  REQUIRE(code == 0);
+  std::ifstream in(f.root / "out" / "results.csv");
+  std::string header, line;
+  std::getline(in, header);
+  int points = 0;
+  while (std::getline(in, line)) ++points;
+  CHECK(points == 6);
+  const std::string json = [&] {
+    std::ifstream j(f.root / "out" / "results.json");
+    std::stringstream s;
+    s << j.rdbuf();
+    return s.str();
+  }();
+  // Every point wrote the file and checked it byte for byte: 64 header bytes + a 8 x 12 array of doubles.
+  std::size_t verified = 0;
+  for (std::size_t at = json.find("\"file_verified\": true"); at != std::string::npos;
+       at = json.find("\"file_verified\": true", at + 1))
+    ++verified;
+  CHECK(verified == 6);
+  CHECK(json.find("\"file_verified\": false") == std::string::npos);
+  // A capture with a write ciosim cannot replay, and the wrong rank count, are refused by name.
+  CHECK(run_output(ciosim + " run -q " + (f.root / "s.toml").string() + " --set workload.file=" +
+                       (f.root / "cap-iwrite").string() + " --out " + (f.root / "no").string(),
+                   &code)
+            .find("MPI_File_iwrite_at") != std::string::npos);
+  CHECK(code == 2);
+  CHECK(run_output(ciosim + " run -q " + (f.root / "s.toml").string() + " --set run.ranks=2 --out " +
+                       (f.root / "no").string(),
+                   &code)
+            .find("has 4 ranks but run.ranks = 2") != std::string::npos);
+  CHECK(code == 2);
 }
 
 TEST_CASE("ciosim capture runs a launch command with the library preloaded and keeps nothing on failure",

@@ -1,9 +1,9 @@
 // A checkpoint as applications write one, for the capture test (tests/test_capture.cpp): a 2-D array of
 // doubles distributed over a grid of ranks (MPI_Dims_create), each rank's block written with
 // MPI_File_write_all through a subarray view after a 64-byte header that rank 0 writes with
-// MPI_File_write_at; then every rank reads its block back with MPI_File_read_at_all, and writes one
-// more record with MPI_File_iwrite_at (a call a replay cannot reproduce). The MPI C interface only.
-// Usage: mpiexec -n P ciosim_capture_checkpoint FILE ROWS_PER_RANK COLS_PER_RANK
+// MPI_File_write_at; then every rank reads its block back with MPI_File_read_at_all and, given `iwrite`,
+// writes one more record with MPI_File_iwrite_at (a call a replay cannot reproduce). The MPI C interface
+// only. Usage: mpiexec -n P ciosim_capture_checkpoint FILE ROWS_PER_RANK COLS_PER_RANK [iwrite]
 #include <mpi.h>
 
 #include <cstdio>
@@ -12,8 +12,8 @@
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: checkpoint FILE ROWS_PER_RANK COLS_PER_RANK\n");
+  if (argc != 4 && argc != 5) {
+    std::fprintf(stderr, "usage: checkpoint FILE ROWS_PER_RANK COLS_PER_RANK [iwrite]\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   int rank = 0, size = 1;
@@ -43,10 +43,12 @@ int main(int argc, char** argv) {
   MPI_File_read_at_all(fh, 0, back.data(), rows * cols, MPI_DOUBLE, MPI_STATUS_IGNORE);
   int ok = back == block ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Request req;
-  double extra = rank;
-  MPI_File_iwrite_at(fh, static_cast<MPI_Offset>(rows) * cols, &extra, 1, MPI_DOUBLE, &req);
-  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  if (argc == 5) {
+    MPI_Request req;
+    double extra = rank;
+    MPI_File_iwrite_at(fh, static_cast<MPI_Offset>(rows) * cols, &extra, 1, MPI_DOUBLE, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+  }
   MPI_File_close(&fh);
   MPI_Type_free(&sub);
   MPI_Finalize();
