@@ -280,16 +280,16 @@ const std::vector<WorkloadInfo>& workloads() {
        "NAS BT-IO, full MPI-IO mode: one time step's solution (5 doubles per point of an n^3 grid, Fortran "
        "order) of workload.class over a square number of ranks in BT's multi-partition decomposition (each "
        "rank owns sqrt(Np) cells, one per z-slab, diagonally placed); workload.element_size = 8."},
+      {"tile",
+       "MPI-Tile-IO: a row-major 2-D array of workload.tiles_x x tiles_y tiles of tile_x x tile_y elements "
+       "of workload.element_size bytes, rank r owning tile (r mod tiles_x, r div tiles_x), after "
+       "workload.header_bytes of header (written by rank 0)."},
       {"trace",
        "A captured application's file (ciosim capture, docs/replay.md; workload.file = the capture folder): "
        "every write of each rank to the first file it opened, its regions in call order, replayed as one "
        "collective write under the technique; workload.element_size must divide every region, and the "
        "writes must cover the file up to its last byte once. Sequences of calls and reads are not replayed "
        "yet."},
-      {"tile",
-       "MPI-Tile-IO: a row-major 2-D array of workload.tiles_x x tiles_y tiles of tile_x x tile_y elements "
-       "of workload.element_size bytes, rank r owning tile (r mod tiles_x, r div tiles_x), after "
-       "workload.header_bytes of header (written by rank 0)."},
   };
   return list;
 }

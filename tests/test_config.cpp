@@ -51,7 +51,7 @@ TEST_CASE("parameters: declared once, unique, choices from the registries") {
   CHECK(param(params, "run.platform").choices == std::vector<std::string>{"p1", "p2"});
   CHECK(param(params, "workload.kind").choices == std::vector<std::string>{"block-cyclic", "irregular",
                                                                            "lists", "block3d", "stem2",
-                                                                           "mesh", "btio", "tile"});
+                                                                           "mesh", "btio", "tile", "trace"});
   CHECK(param(params, "hints.lap").choices == std::vector<std::string>{"none", "acn", "avn"});
   CHECK(param(params, "hints.lap").default_text() == "none");
   CHECK(param(params, "run.iterations").default_text() == "1");
