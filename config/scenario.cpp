@@ -522,7 +522,7 @@ class Expander {
     const auto& w = r.workload;
     const std::string key = r.algorithm + "|" + (r.access == Access::Read ? "r" : "w") + "|" + w.kind + "|" +
                             std::to_string(w.nx) + "|" + std::to_string(r.ranks) + "|" +
-                            (w.kind == "irregular" ? std::to_string(w.seed)
+                            (w.kind == "irregular"                    ? std::to_string(w.seed)
                              : w.kind == "lists" || w.kind == "trace" ? w.file
                              : w.kind == "block3d" ? std::to_string(w.ny) + "x" + std::to_string(w.nz)
                              : w.kind == "stem2"   ? std::to_string(w.ny) + "x" + std::to_string(w.nz) + "x" +
@@ -707,8 +707,30 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin, c
   return s;
 }
 
-Scenario load_scenario(const fs::path& file, const LoadOptions& opt) {
+Scenario load_scenario(const fs::path& given, const LoadOptions& opt) {
   std::error_code ec;
+  fs::path file = given;
+  // A bare name that is no file here is a shipped scenario's: scenarios/NAME.toml in a data directory.
+  if (!fs::exists(given, ec) && !given.has_parent_path()) {
+    const std::string stem = given.extension() == ".toml" ? given.stem().string() : given.string();
+    std::vector<std::string> shipped;
+    for (const fs::path& d : opt.data_dirs) {
+      const fs::path c = d / "scenarios" / (stem + ".toml");
+      if (fs::is_regular_file(c, ec)) {
+        file = c;
+        break;
+      }
+      for (const auto& e : fs::directory_iterator(d / "scenarios", ec))
+        if (e.path().extension() == ".toml") shipped.push_back(e.path().stem().string());
+    }
+    if (file == given) {
+      std::sort(shipped.begin(), shipped.end());
+      shipped.erase(std::unique(shipped.begin(), shipped.end()), shipped.end());
+      throw ConfigError("scenario file " + given.string() + " not found, nor is " + stem +
+                        " a shipped scenario (" +
+                        (shipped.empty() ? std::string("none found") : join(shipped)) + ")");
+    }
+  }
   if (!fs::is_regular_file(file, ec)) throw ConfigError(not_a_file("scenario file", file));
   std::ifstream in(file, std::ios::binary);
   std::ostringstream text;

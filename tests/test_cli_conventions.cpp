@@ -138,3 +138,19 @@ TEST_CASE("cmake --install: the installed ciosim finds its platforms under PREFI
   CHECK(dry.code == 0);
   CHECK(contains(dry.out, "all valid"));
 }
+
+TEST_CASE("a shipped scenario is found by its bare name, an unknown one refused with the shipped names") {
+  Workspace w;
+  const Output ok = w.run("run quickstart --dry-run -q");
+  INFO(ok.err);
+  CHECK(ok.code == 0);
+  CHECK(contains(ok.out, "scenario quickstart: 4 points"));
+  CHECK(w.run("run quickstart.toml --dry-run -q").code == 0);
+  const Output bad = w.run("run quickstrat --dry-run");
+  CHECK(bad.code == 2);
+  CHECK(contains(bad.err, "nor is quickstrat a shipped scenario"));
+  CHECK(contains(bad.err, "quickstart"));
+  CHECK(std::count(bad.err.begin(), bad.err.end(), '\n') == 1);
+  // A file of that name here is the user's, and wins.
+  CHECK(w.run("run s.toml --dry-run -q").code == 0);
+}
