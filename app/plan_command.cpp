@@ -12,10 +12,12 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "algorithms/technique.hpp"
 #include "app/commands.hpp"
 #include "app/plan_views.hpp"
+#include "app/staged_file.hpp"
 #include "config/input_files.hpp"
 #include "config/placement.hpp"
 #include "config/scenario.hpp"
@@ -69,50 +71,18 @@ void print_iec_json(const PlanOptions& opt, const std::vector<iec::RankPlan>& pl
   std::cout << "]}\n" << std::flush;
 }
 
-/// Throws ConfigError unless `path` can be written as the SVG: a new name or a regular file to replace (never
-/// a directory, a FIFO, whose open would block, or a device), in an existing directory.
-void check_svg_path(const std::string& path) {
-  std::error_code ec;
-  if (fs::is_symlink(fs::symlink_status(path, ec)))
-    throw config::ConfigError("--svg " + path +
-                              " is a symbolic link; give a new file name or a regular file to replace");
-  const fs::file_status st = fs::status(path, ec);
-  if (fs::exists(st) && !fs::is_regular_file(st))
-    throw config::ConfigError(
-        config::not_a_file("--svg", path, "a new file name or a regular file to replace"));
-  const fs::path parent = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
-  if (!fs::is_directory(parent, ec))
-    throw config::ConfigError("--svg " + path + ": directory " + parent.string() + " does not exist");
+/// The SVG's staging file beside opt.svg (checked first: a new name or a regular file to replace, in an
+/// existing directory; app/staged_file.hpp), or nothing without --svg.
+void stage_svg(const PlanOptions& opt, std::optional<StagedFile>& out) {
+  if (!opt.svg.empty()) out.emplace("--svg", opt.svg);
 }
 
-/// Writes the picture beside `path` and renames it there once whole: a failed write leaves the user's file
-/// as it was, never half a picture.
-void write_svg(const std::string& path, const std::string& svg) {
-  const fs::path target(path);
-  std::string templ = ((target.has_parent_path() ? target.parent_path() : fs::path(".")) /
-                       ("." + target.filename().string() + ".tmp-XXXXXX"))
-                          .string();
-  const int fd = ::mkstemp(templ.data());
-  if (fd < 0) throw config::ConfigError("--svg " + path + ": cannot create a file beside it");
-  ::close(fd);
-  const fs::path tmp(templ);
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw config::ConfigError("--svg " + path + ": cannot create " + tmp.string());
-    f << svg;
-    f.close();
-    if (!f) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw std::runtime_error("--svg " + path + ": write failed");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw std::runtime_error("--svg " + path + ": cannot replace it: " + ec.message());
-  }
+/// Writes the picture and renames it onto opt.svg once whole: a failed write leaves the user's file as it
+/// was, never half a picture.
+void finish_svg(std::optional<StagedFile>& out, const std::string& svg) {
+  if (!out) return;
+  out->write(svg);
+  out->commit();
 }
 
 /// The IEC views of distribution d (text on stdout, SVG into opt.svg when given), with the plans of
@@ -128,13 +98,14 @@ int show_iec(const PlanOptions& opt, const std::string& title, const Distributio
     for (int r = 0; r < d.nprocs(); ++r)
       plans.push_back(iec::parametric_plan(d.nx, d.nprocs(), iec::block_cyclic_bx(d), r));
   }
-  if (!opt.svg.empty()) check_svg_path(opt.svg);
+  std::optional<StagedFile> svg_out;
+  stage_svg(opt, svg_out);
   const std::string svg = opt.svg.empty() ? "" : iec_svg(title, d, plans);  // its limits checked first
   if (opt.json)
     print_iec_json(opt, plans);
   else
     std::cout << iec_text(title, d, plans) << std::flush;
-  if (!opt.svg.empty()) write_svg(opt.svg, svg);
+  finish_svg(svg_out, svg);
   return 0;
 }
 
@@ -167,19 +138,21 @@ int plan_scenario(const PlanOptions& opt) {
     multiple_phase::Layout layout;
     if (std::string why = multiple_phase::layout_of(d, layout); !why.empty()) throw config::ConfigError(why);
     const int phases = multiple_phase::phases_to_run(spec.phases, spec.ranks);
-    if (!opt.svg.empty()) check_svg_path(opt.svg);
+    std::optional<StagedFile> svg_out;
+    stage_svg(opt, svg_out);
     const std::string svg = opt.svg.empty() ? "" : multiple_phase_svg(title, layout, phases);  // limits first
     std::cout << multiple_phase_text(title, layout, phases, spec.workload.element_size) << std::flush;
-    if (!opt.svg.empty()) write_svg(opt.svg, svg);
+    finish_svg(svg_out, svg);
     return 0;
   }
   if (spec.algorithm == "view-based") {
-    if (!opt.svg.empty()) check_svg_path(opt.svg);
+    std::optional<StagedFile> svg_out;
+    stage_svg(opt, svg_out);
     const std::string svg =
         opt.svg.empty() ? ""
                         : view_based_svg(title, d, spec.hints, spec.workload.element_size);  // limits first
     std::cout << view_based_text(title, d, spec.hints, spec.workload.element_size) << std::flush;
-    if (!opt.svg.empty()) write_svg(opt.svg, svg);
+    finish_svg(svg_out, svg);
     return 0;
   }
   if (spec.algorithm != "two-phase")
@@ -197,12 +170,13 @@ int plan_scenario(const PlanOptions& opt) {
     if (d.unit < 1 || d.nx % d.unit != 0)
       throw config::ConfigError("hints.lap: the distribution's " + std::to_string(d.nx) +
                                 " entries are not a whole number of items of " + std::to_string(d.unit));
-    if (!opt.svg.empty()) check_svg_path(opt.svg);
+    std::optional<StagedFile> svg_out;
+    stage_svg(opt, svg_out);
     const std::string svg = opt.svg.empty() ? ""
                                             : lap_svg(title, lap_assignment(d, hosts, spec.hints.lap),
                                                       spec.hints.lap);  // limits first
     std::cout << lap_text(title, d, hosts, spec.hints, spec.workload.element_size, opt.rounds) << std::flush;
-    if (!opt.svg.empty()) write_svg(opt.svg, svg);
+    finish_svg(svg_out, svg);
     return 0;
   }
   const two_phase::WritePlan plan = two_phase::plan_write(d, spec.workload.element_size, spec.hints, hosts);

@@ -15,6 +15,7 @@
 #include "app/commands.hpp"
 #include "app/output_dir.hpp"
 #include "app/runner.hpp"
+#include "app/staged_file.hpp"
 #include "app/sweep.hpp"
 #include "app/sweep_folder.hpp"
 #include "config/phases_csv.hpp"
@@ -29,76 +30,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr int kMaxJobs = 256;  ///< -j: at most this many simulations at once (app/cleanup.cpp's table)
-
-/// A file created next to `target` (mkstemp) that the simulation writes and that is renamed onto
-/// `target` only when everything succeeded; removed otherwise (and by a signal: app/cleanup.hpp). Only a
-/// new path or an existing regular file is accepted as `target`: never a directory, a symbolic link, a
-/// FIFO, a socket or a device, whose replacement would destroy something of the user's.
-class StagedFile {
- public:
-  explicit StagedFile(const fs::path& target) : target_(target) {
-    const std::string what = "--export-file " + target.string();
-    const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::error_code ec;
-    if (!fs::is_directory(parent, ec))
-      throw config::ConfigError(what + ": directory " + parent.string() + " does not exist");
-    const auto st = fs::symlink_status(target, ec);
-    if (fs::exists(st) && !fs::is_regular_file(st))
-      throw config::ConfigError(what + " exists and is " + kind_of(st) +
-                                "; --export-file replaces only a regular file or creates a new one");
-    std::string templ = (parent / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-    const int fd = ::mkstemp(templ.data());
-    if (fd < 0)
-      throw config::ConfigError(what + ": cannot create a file in " + parent.string() + ": " +
-                                std::strerror(errno));
-    ::close(fd);
-    tmp_ = templ;
-    slots_[0] = remember_temporary(tmp_.string(), false);
-    slots_[1] = remember_temporary(tmp_.string() + ".partial", false);  // FileStore::export_to's own stage
-  }
-  StagedFile(const StagedFile&) = delete;
-  StagedFile& operator=(const StagedFile&) = delete;
-  ~StagedFile() {
-    std::error_code ec;
-    if (!tmp_.empty()) fs::remove(tmp_, ec);
-    if (!tmp_.empty()) fs::remove(tmp_.string() + ".partial", ec);
-    for (int s : slots_) forget_temporary(s);
-  }
-  const fs::path& path() const { return tmp_; }
-  void commit() {
-    // The path may have changed while the simulation ran: check again right before replacing it.
-    std::error_code ec;
-    const auto st = fs::symlink_status(target_, ec);
-    if (fs::exists(st) && !fs::is_regular_file(st))
-      throw std::runtime_error("--export-file " + target_.string() + " became " + kind_of(st) +
-                               " while the simulation ran; not replaced (the results were written)");
-    fs::rename(tmp_, target_);
-    tmp_.clear();
-  }
-
- private:
-  static std::string kind_of(const fs::file_status& st) {
-    switch (st.type()) {
-      case fs::file_type::directory:
-        return "a directory";
-      case fs::file_type::symlink:
-        return "a symbolic link";
-      case fs::file_type::fifo:
-        return "a FIFO";
-      case fs::file_type::socket:
-        return "a socket";
-      case fs::file_type::block:
-      case fs::file_type::character:
-        return "a device";
-      default:
-        return "not a regular file";
-    }
-  }
-
-  fs::path target_;
-  fs::path tmp_;
-  int slots_[2] = {-1, -1};
-};
 
 /// Each point writes its timeline into the output's staging directory: timeline-N.json / .paje, N the
 /// point's 1-based number, zero-padded to the width of the point count.
@@ -207,7 +138,7 @@ int run_command(const RunOptions& opt) {
       throw config::ConfigError(
           "--export-file needs the file's bytes: it cannot be used with run.payload = "
           "\"elided\" (use \"bytes\" or \"auto\")");
-    exported.emplace(opt.export_file);
+    exported.emplace("--export-file", opt.export_file, ".partial");
     s.runs[0].export_file = exported->path().string();
   }
   if (!timeline.empty()) stage_timelines(out, timeline, s.runs);
