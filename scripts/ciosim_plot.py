@@ -300,6 +300,8 @@ def draw_sweep(plt, title, rows, x, y, group, panels, logx, logy):
             ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))  # 0.1, 0.2, 0.5, 1, ...
             ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
             ax.yaxis.set_minor_formatter(NullFormatter())
+        else:
+            ax.set_ylim(bottom=0)  # a linear axis starts at 0: differences are not magnified
         ax.grid(True, which="major", linewidth=0.4, alpha=0.6)
         if panels:
             ax.set_title(label_of(panels, pv), fontsize=9)
@@ -308,7 +310,7 @@ def draw_sweep(plt, title, rows, x, y, group, panels, logx, logy):
             ax.set_ylabel(axis_label(y))
     for k in range(n, nrows * cols):
         axes[k // cols][k % cols].set_visible(False)
-    fig.suptitle(title, fontsize=10)
+    fig.suptitle(f"{title}: {axis_label(y)} against {x}", fontsize=10)
     legend = fig.legend([handles[g] for g in group_values if g in handles],
                         [label_of(group, g) for g in group_values if g in handles],
                         loc="lower center", ncol=min(len(handles), 4), frameon=False, fontsize=8)
