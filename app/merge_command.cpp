@@ -109,6 +109,18 @@ int merge_command(const MergeOptions& opt) {
   OutputDir out(opt.out);
   SweepFolder folder(out, whole, std::move(effective), other, {}, false);
   for (const auto& [p, r] : all) folder.save(p, r);
+  // The shards' timelines (run --timeline): named by the point's number in the whole sweep already.
+  for (const ShardDir& s : shards)
+    for (const auto& e : fs::directory_iterator(s.dir)) {
+      const std::string name = e.path().filename().string();
+      if (e.is_regular_file() && name.rfind("timeline-", 0) == 0 &&
+          (e.path().extension() == ".json" || e.path().extension() == ".paje")) {
+        std::ifstream in(e.path(), std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        out.put(name, text.str());
+      }
+    }
   folder.write_results();
   if (!opt.quiet)
     std::cerr << "ciosim: merged " << shards.size() << " shards (" << all.size() << " points) into "

@@ -239,13 +239,15 @@ void SweepFolder::write_results() {
   if (!adopted_) adopt();
   const bool partial = !complete();
   const std::vector<RunResult> rs = runs();
+  std::vector<std::size_t> numbers;  // the points' numbers in the whole sweep, as the timelines' names
+  for (const auto& [p, r] : done_) numbers.push_back(p);
   // A partial sweep's CSV files carry ".partial" in their names, so a reader of results.csv or phases.csv
   // cannot take half a sweep for the whole.
   const std::string part = partial ? ".partial" : "";
   const std::string other = partial ? "" : ".partial";
   out_.commit({{"results.json", sweep_results_json(info_, rs, partial, mine_.size())},
-               {"results" + part + ".csv", config::results_csv(rs)},
-               {"phases" + part + ".csv", config::phases_csv(rs)},
+               {"results" + part + ".csv", config::results_csv(rs, config::Clock::Simulated, numbers)},
+               {"phases" + part + ".csv", config::phases_csv(rs, numbers)},
                {effective_.first, effective_.second}},
               {"results" + other + ".csv", "phases" + other + ".csv", other_effective_});
   last_write_ = now_s();

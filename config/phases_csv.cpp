@@ -27,12 +27,13 @@ std::string calls_cell(const std::map<std::string, std::int64_t>& calls) {
 
 }  // namespace
 
-std::string phases_csv(const std::vector<RunResult>& runs) {
+std::string phases_csv(const std::vector<RunResult>& runs, const std::vector<std::size_t>& numbers) {
   std::ostringstream out;
   out << "run,phase,rank,time_s,cpu_s,network_s,filesystem_s,calls\n";
   for (std::size_t i = 0; i < runs.size(); ++i) {
     for (const PhaseTime& p : runs[i].phases) {
-      const std::string lead = std::to_string(i + 1) + "," + cell(p.name) + ",";
+      const std::string lead =
+          std::to_string(i < numbers.size() ? numbers[i] : i + 1) + "," + cell(p.name) + ",";
       if (p.rank_time_s.empty()) {
         out << lead << "," << format_double(p.time_s) << ",,,," << calls_cell(p.calls) << "\n";
         continue;

@@ -13,6 +13,8 @@ namespace ciosim::config {
 
 /// A run without per-rank times (not simulated) gives one row per phase with an empty rank, its maximum
 /// as time_s and empty cpu_s, network_s and filesystem_s. RFC 4180 quoting, "\n" line ends.
-std::string phases_csv(const std::vector<RunResult>& runs);
+/// `numbers`: each run's point number in its sweep (a shard's or a partial sweep's are not 1..n); empty:
+/// 1, 2, ...
+std::string phases_csv(const std::vector<RunResult>& runs, const std::vector<std::size_t>& numbers = {});
 
 }  // namespace ciosim::config

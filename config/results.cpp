@@ -170,7 +170,8 @@ std::vector<RunResult> parse_results_json(const std::string& text, const std::st
   }
 }
 
-std::string results_csv(const std::vector<RunResult>& runs, Clock clock) {
+std::string results_csv(const std::vector<RunResult>& runs, Clock clock,
+                        const std::vector<std::size_t>& numbers) {
   auto keys = param_keys(runs);
   keys.erase(std::remove_if(keys.begin(), keys.end(), has_own_column), keys.end());
   const auto phases = phase_names(runs);
@@ -189,7 +190,7 @@ std::string results_csv(const std::vector<RunResult>& runs, Clock clock) {
   row(header);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const RunResult& r = runs[i];
-    std::vector<std::string> cells{std::to_string(i + 1), r.algorithm};
+    std::vector<std::string> cells{std::to_string(i < numbers.size() ? numbers[i] : i + 1), r.algorithm};
     for (const auto& k : keys) {
       const std::string* v = param_value(r, k);
       cells.push_back(v ? *v : "");

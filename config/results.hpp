@@ -35,7 +35,10 @@ std::vector<RunResult> parse_results_json(const std::string& text, const std::st
 /// run.ranks, network.mpi, network.io), ranks, network_mpi, network_io, sim_time_s (or measured_time_s),
 /// one "phase_NAME_s" column per phase (union, in time order; empty when a run has no such phase),
 /// bytes_network, bytes_file, file_verified, bottleneck. RFC 4180 quoting, "\n" line ends.
-std::string results_csv(const std::vector<RunResult>& runs, Clock clock = Clock::Simulated);
+/// `numbers`: each run's point number in its sweep (the `run` column; a shard's or a partial sweep's are
+/// not 1..n); empty: 1, 2, ...
+std::string results_csv(const std::vector<RunResult>& runs, Clock clock = Clock::Simulated,
+                        const std::vector<std::size_t>& numbers = {});
 
 /// A fixed-width table for humans: algorithm, the params (other than run.algorithm), sim time and every
 /// phase time, in seconds with 6 decimals.

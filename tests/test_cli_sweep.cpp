@@ -11,6 +11,8 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 #include <thread>
 
 #include "cli_workspace.hpp"
@@ -207,6 +209,38 @@ TEST_CASE("shards merged give the bytes of the whole sweep", "[cli][sweep]") {
     CHECK(contains(e.err, "--shard"));
   }
   CHECK(!fs::exists(w.root / "bad"));
+}
+
+TEST_CASE("a shard's CSV rows carry the points' numbers in the whole sweep, and merge carries the timelines",
+          "[cli][sweep]") {
+  Workspace w;
+  REQUIRE(w.run("run -q s.toml --out whole --timeline chrome,paje").code == 0);
+  for (int i = 1; i <= 2; ++i)
+    REQUIRE(w.run("run -q s.toml --shard " + std::to_string(i) + "/2 --out s" + std::to_string(i) +
+                  " --timeline chrome,paje")
+                .code == 0);
+  // Shard 2 of 2 holds points 2 and 4: its rows say 2 and 4, as its timelines' names do.
+  const auto first_column = [&](const fs::path& csv) {
+    std::istringstream in(slurp(csv));
+    std::string line;
+    std::getline(in, line);
+    std::set<std::string> runs;
+    while (std::getline(in, line)) runs.insert(line.substr(0, line.find(',')));
+    return runs;
+  };
+  CHECK(first_column(w.root / "s2/results.csv") == std::set<std::string>{"2", "4"});
+  CHECK(first_column(w.root / "s2/phases.csv") == std::set<std::string>{"2", "4"});
+  CHECK(fs::exists(w.root / "s2/timeline-2.json"));
+  CHECK(fs::exists(w.root / "s2/timeline-4.paje"));
+  REQUIRE(w.run("merge merged s1 s2").code == 0);
+  same_results(w.root / "whole", w.root / "merged");
+  CHECK(slurp(w.root / "whole/phases.csv") == slurp(w.root / "merged/phases.csv"));
+  for (int p = 1; p <= 4; ++p)
+    for (const char* ext : {".json", ".paje"}) {
+      const std::string name = "timeline-" + std::to_string(p) + ext;
+      INFO(name);
+      CHECK(slurp(w.root / "merged" / name) == slurp(w.root / "whole" / name));
+    }
 }
 
 TEST_CASE("points that differ only in network.mpi are one simulation when it made no MPI call",
