@@ -87,9 +87,14 @@ void print_points(const config::Scenario& s, const Shard& shard) {
     if (!shard.has(i + 1)) continue;
     const RunSpec& r = s.runs[i];
     const std::string label = config::point_label(r);
+    // The memory a simulation of the point needs at least (the estimate the run refuses points by): what
+    // a cluster job's memory request must cover, with -j points at once sharing it.
+    const config::WorkloadSize size = config::workload_size(r.workload, r.ranks);
+    const std::int64_t memory = config::estimate_memory(r, size).bytes;
     std::cout << "  " << i + 1 << ": " << r.algorithm << " ranks=" << r.ranks << " nx=" << r.workload.nx
               << " mpi=" << r.network_mpi << " io=" << r.network_io
-              << (label.empty() ? "" : "  [" + label + "]") << "\n";
+              << (label.empty() ? "" : "  [" + label + "]") << "  memory >= " << config::format_bytes(memory)
+              << "\n";
   }
   for (const auto& k : s.skipped) std::cout << "  skipped " << k.point << ": " << k.reason << "\n";
   std::cout << std::flush;

@@ -145,6 +145,7 @@ TEST_CASE("a shipped scenario is found by its bare name, an unknown one refused 
   INFO(ok.err);
   CHECK(ok.code == 0);
   CHECK(contains(ok.out, "scenario quickstart: 4 points"));
+  CHECK(contains(ok.out, "[run.algorithm=iec, workload.bx=1]  memory >= "));  // what a cluster job needs
   CHECK(w.run("run quickstart.toml --dry-run -q").code == 0);
   const Output bad = w.run("run quickstrat --dry-run");
   CHECK(bad.code == 2);
