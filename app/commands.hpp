@@ -108,8 +108,9 @@ std::filesystem::path plot_script();
 int plot_command(const PlotOptions& opt);
 
 /// `ciosim list`: algorithms, networks, platforms, workloads and parameters.
-/// `keys`: only the parameter keys, one per line.
-int list_command(bool keys = false);
+/// `keys`: only the parameter keys, one per line; `choices` (a key): only that key's choices, one per line
+/// (nothing for a key that is not a choice; an unknown key is refused).
+int list_command(bool keys = false, const std::string& choices = "");
 
 struct ValidateOptions {
   std::string scenario;

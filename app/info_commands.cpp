@@ -99,10 +99,19 @@ std::string parameter_help(const std::vector<config::Param>& params) {
   return out.str();
 }
 
-int list_command(bool keys) {
+int list_command(bool keys, const std::string& choices) {
   const auto dirs = data_dirs();
   const auto names = config::platform_names(dirs);
   std::ostringstream out;
+  if (!choices.empty()) {
+    const auto params = config::parameters(names);
+    const config::Param* p = config::find_param(params, choices);
+    if (!p)
+      throw config::ConfigError("unknown key " + config::quote(choices) + " (ciosim list --keys lists them)");
+    for (const auto& c : p->choices) out << c << "\n";
+    std::cout << out.str() << std::flush;
+    return 0;
+  }
   if (keys) {
     for (const auto& p : config::parameters(names)) out << p.key << "\n";
     std::cout << out.str() << std::flush;

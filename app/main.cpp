@@ -94,6 +94,10 @@ int main(int argc, char** argv) {
       app.add_subcommand("list", "List the algorithms, networks, platforms, workloads and parameters");
   bool list_keys = false;
   list->add_flag("--keys", list_keys, "Only the parameter keys, one per line (for scripts and completion)");
+  std::string list_choices;
+  list->add_option("--choices", list_choices,
+                   "Only the values KEY takes, one per line, when it is a choice (for completion)")
+      ->type_name("KEY");
   app::PlotOptions plot_opt;
   CLI::App* plot = app::add_plot_command(app, plot_opt);
   app::CaptureOptions capture_opt;
@@ -198,7 +202,7 @@ int main(int argc, char** argv) {
     if (*plan) return app::plan_command(plan_opt);
     if (*plot) return app::plot_command(plot_opt);
     if (*capture) return app::capture_command(capture_opt);
-    if (*list) return app::list_command(list_keys);
+    if (*list) return app::list_command(list_keys, list_choices);
     if (*validate) return app::validate_command(val_opt);
     if (*calibrate) return app::calibrate_command(cal_opt);
   } catch (const config::ConfigError& e) {

@@ -14,6 +14,17 @@ _ciosim() {
     COMPREPLY=($(compgen -W "$subs --help --version" -- "$cur"))
     return
   fi
+  # After --set KEY= (bash splits the word at '='): the key's choices.
+  local key=""
+  if [[ "$prev" == "=" && "${COMP_WORDS[COMP_CWORD-3]}" == "--set" ]]; then
+    key="${COMP_WORDS[COMP_CWORD-2]}"
+  elif [[ "$cur" == "=" && "${COMP_WORDS[COMP_CWORD-2]}" == "--set" ]]; then
+    key="$prev"; cur=""
+  fi
+  if [[ -n "$key" ]]; then
+    COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" list --choices "$key" 2>/dev/null)" -- "$cur"))
+    return
+  fi
   case "$prev" in
     --set)
       compopt -o nospace 2>/dev/null

@@ -101,6 +101,13 @@ TEST_CASE("the bash completion completes subcommands, options and --set keys") {
   CHECK(contains(complete("run --dr"), "--dry-run\n"));
   CHECK(contains(complete("run s.toml --set pvfs.disk_w"), "pvfs.disk_write_Bps=\n"));
   CHECK(contains(complete("s"), "s.toml\n") == false);  // a subcommand is completed first, not a file
+  // After KEY= (bash splits the word at '='): the key's choices, from the build.
+  const std::string algorithms = complete("run s.toml --set run.algorithm = two");
+  CHECK(contains(algorithms, "two-phase\n"));
+  CHECK(!contains(algorithms, "iec\n"));
+  CHECK(contains(complete("run s.toml --set workload.kind ="), "block-cyclic\n"));
+  CHECK(contains(w.run("list --choices run.cpu_charge").out, "library\n"));
+  CHECK(w.run("list --choices workload.colour").code == 2);
 }
 
 TEST_CASE("the man page carries every subcommand's help", "[install]") {
