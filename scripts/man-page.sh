@@ -5,7 +5,11 @@
 set -euo pipefail
 bin="$1"; out="$2"
 command -v help2man >/dev/null || { echo "man-page.sh: help2man is not installed (scripts/install-deps.sh)" >&2; exit 2; }
-inc="$(mktemp)"; trap 'rm -f "$inc"' EXIT
+inc="$(mktemp)"; wrap="$(mktemp -d)"; trap 'rm -rf "$inc" "$wrap"' EXIT
+# The program runs as plain `ciosim` (argv[0]), so its usage lines do not carry the build folder's path.
+printf '#!/usr/bin/env bash\nexec -a ciosim %q "$@"\n' "$(realpath "$bin")" > "$wrap/ciosim"
+chmod +x "$wrap/ciosim"
+bin="$wrap/ciosim"
 for sub in run plan list plot merge validate calibrate capture; do
   "$bin" "$sub" --help >/dev/null 2>&1 || continue   # a subcommand this build does not have
   { echo "[COMMAND: $sub]"; "$bin" "$sub" --help | sed 's/^\./\\\&./'; echo; } >> "$inc"

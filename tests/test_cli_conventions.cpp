@@ -123,6 +123,8 @@ TEST_CASE("the man page carries every subcommand's help", "[install]") {
   for (const char* sub : {"RUN", "PLAN", "LIST", "VALIDATE", "CALIBRATE"})
     CHECK(contains(text, std::string(".SH \"COMMAND: ") + sub + "\""));
   CHECK(contains(text, "--dry-run"));
+  CHECK(!contains(text, "Usage: /"));  // no build folder's path in the usage lines
+  CHECK(contains(text, "Usage: ciosim run"));
 }
 
 TEST_CASE("cmake --install: the installed ciosim finds its platforms under PREFIX/share/ciosim",
