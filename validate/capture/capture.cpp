@@ -30,6 +30,25 @@ using ciosim::config::ByteRun;
 
 namespace {
 
+/// Whether `t` is a predefined datatype (MPI_DOUBLE ...), which get_contents does not return copies of.
+bool named(MPI_Datatype t) {
+  int ni = 0, na = 0, nd = 0, comb = 0;
+  PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb);
+  return comb == MPI_COMBINER_NAMED;
+}
+
+/// The datatypes MPI_Type_get_contents returned: the derived ones are copies the caller must free.
+struct ContentTypes {
+  std::vector<MPI_Datatype> types;
+  explicit ContentTypes(std::size_t n) : types(n) {}
+  ContentTypes(const ContentTypes&) = delete;
+  ContentTypes& operator=(const ContentTypes&) = delete;
+  ~ContentTypes() {
+    for (MPI_Datatype& d : types)
+      if (!named(d)) PMPI_Type_free(&d);
+  }
+};
+
 /// The runs of one instance of `t` placed at `base`, in typemap order, appended to `out` (joined where
 /// one continues the last). Throws std::runtime_error naming a constructor it cannot flatten.
 void flatten(MPI_Datatype t, std::int64_t base, std::vector<ByteRun>& out) {
@@ -50,8 +69,9 @@ void flatten(MPI_Datatype t, std::int64_t base, std::vector<ByteRun>& out) {
   }
   std::vector<int> ints(static_cast<std::size_t>(ni));
   std::vector<MPI_Aint> aints(static_cast<std::size_t>(na));
-  std::vector<MPI_Datatype> types(static_cast<std::size_t>(nd));
-  PMPI_Type_get_contents(t, ni, na, nd, ints.data(), aints.data(), types.data());
+  ContentTypes contents(static_cast<std::size_t>(nd));  // freed however this returns
+  const std::vector<MPI_Datatype>& types = contents.types;
+  PMPI_Type_get_contents(t, ni, na, nd, ints.data(), aints.data(), contents.types.data());
   const auto extent = [](MPI_Datatype d) {
     MPI_Aint lb = 0, ext = 0;
     PMPI_Type_get_extent(d, &lb, &ext);
@@ -59,9 +79,7 @@ void flatten(MPI_Datatype t, std::int64_t base, std::vector<ByteRun>& out) {
   };
   // One element of `d` at `at`: a named contiguous type as one run, else flattened.
   const auto element = [&](MPI_Datatype d, std::int64_t at, std::int64_t n) {
-    int c = 0, i1 = 0, i2 = 0, i3 = 0;
-    PMPI_Type_get_envelope(d, &i1, &i2, &i3, &c);
-    if (c == MPI_COMBINER_NAMED) {
+    if (named(d)) {
       int size = 0;
       PMPI_Type_size(d, &size);
       if (size == extent(d)) return add(at, size * n);
@@ -145,18 +163,8 @@ void flatten(MPI_Datatype t, std::int64_t base, std::vector<ByteRun>& out) {
       break;
     }
     default:
-      for (MPI_Datatype d : types) {
-        int c = 0, i1 = 0, i2 = 0, i3 = 0;
-        PMPI_Type_get_envelope(d, &i1, &i2, &i3, &c);
-        if (c != MPI_COMBINER_NAMED) PMPI_Type_free(&d);
-      }
       throw std::runtime_error("a filetype built with combiner " + std::to_string(comb) +
                                " (darray, or an F90 type), which the capture cannot flatten");
-  }
-  for (MPI_Datatype d : types) {
-    int c = 0, i1 = 0, i2 = 0, i3 = 0;
-    PMPI_Type_get_envelope(d, &i1, &i2, &i3, &c);
-    if (c != MPI_COMBINER_NAMED) PMPI_Type_free(&d);
   }
 }
 
@@ -256,7 +264,11 @@ int data_call(const char* kind, MPI_File fh, bool explicit_offset, MPI_Offset of
   return rc;
 }
 
-int unsupported(const char* name, int rc, double start) {
+/// A call a replay cannot reproduce: `call` (the PMPI function) run, and noted by name.
+template <class Call>
+int unsupported(const char* name, Call call) {
+  const double start = cap.started ? now() : 0;
+  const int rc = call();
   if (cap.started) note("unsupported", start, now(), std::string("call=") + name);
   return rc;
 }
@@ -435,53 +447,43 @@ int MPI_File_sync(MPI_File fh) {
 
 // Calls a replay cannot reproduce: noted by name, passed through.
 int MPI_File_iwrite(MPI_File fh, const void* buf, int count, MPI_Datatype t, MPI_Request* r) {
-  const double s = cap.started ? now() : 0;
-  return unsupported("MPI_File_iwrite", PMPI_File_iwrite(fh, buf, count, t, r), s);
+  return unsupported("MPI_File_iwrite", [&] { return PMPI_File_iwrite(fh, buf, count, t, r); });
 }
 int MPI_File_iread(MPI_File fh, void* buf, int count, MPI_Datatype t, MPI_Request* r) {
-  const double s = cap.started ? now() : 0;
-  return unsupported("MPI_File_iread", PMPI_File_iread(fh, buf, count, t, r), s);
+  return unsupported("MPI_File_iread", [&] { return PMPI_File_iread(fh, buf, count, t, r); });
 }
 int MPI_File_iwrite_at(MPI_File fh, MPI_Offset o, const void* buf, int count, MPI_Datatype t,
                        MPI_Request* r) {
-  const double s = cap.started ? now() : 0;
-  return unsupported("MPI_File_iwrite_at", PMPI_File_iwrite_at(fh, o, buf, count, t, r), s);
+  return unsupported("MPI_File_iwrite_at", [&] { return PMPI_File_iwrite_at(fh, o, buf, count, t, r); });
 }
 int MPI_File_iread_at(MPI_File fh, MPI_Offset o, void* buf, int count, MPI_Datatype t, MPI_Request* r) {
-  const double s = cap.started ? now() : 0;
-  return unsupported("MPI_File_iread_at", PMPI_File_iread_at(fh, o, buf, count, t, r), s);
+  return unsupported("MPI_File_iread_at", [&] { return PMPI_File_iread_at(fh, o, buf, count, t, r); });
 }
 int MPI_File_write_shared(MPI_File fh, const void* buf, int count, MPI_Datatype t, MPI_Status* st) {
-  const double s = cap.started ? now() : 0;
-  return unsupported("MPI_File_write_shared", PMPI_File_write_shared(fh, buf, count, t, st), s);
+  return unsupported("MPI_File_write_shared", [&] { return PMPI_File_write_shared(fh, buf, count, t, st); });
 }
 int MPI_File_read_shared(MPI_File fh, void* buf, int count, MPI_Datatype t, MPI_Status* st) {
-  const double s = cap.started ? now() : 0;
-  return unsupported("MPI_File_read_shared", PMPI_File_read_shared(fh, buf, count, t, st), s);
+  return unsupported("MPI_File_read_shared", [&] { return PMPI_File_read_shared(fh, buf, count, t, st); });
 }
 int MPI_File_write_ordered(MPI_File fh, const void* buf, int count, MPI_Datatype t, MPI_Status* st) {
-  const double s = cap.started ? now() : 0;
-  return unsupported("MPI_File_write_ordered", PMPI_File_write_ordered(fh, buf, count, t, st), s);
+  return unsupported("MPI_File_write_ordered",
+                     [&] { return PMPI_File_write_ordered(fh, buf, count, t, st); });
 }
 int MPI_File_read_ordered(MPI_File fh, void* buf, int count, MPI_Datatype t, MPI_Status* st) {
-  const double s = cap.started ? now() : 0;
-  return unsupported("MPI_File_read_ordered", PMPI_File_read_ordered(fh, buf, count, t, st), s);
+  return unsupported("MPI_File_read_ordered", [&] { return PMPI_File_read_ordered(fh, buf, count, t, st); });
 }
 int MPI_File_write_all_begin(MPI_File fh, const void* buf, int count, MPI_Datatype t) {
-  const double s = cap.started ? now() : 0;
-  return unsupported("MPI_File_write_all_begin", PMPI_File_write_all_begin(fh, buf, count, t), s);
+  return unsupported("MPI_File_write_all_begin",
+                     [&] { return PMPI_File_write_all_begin(fh, buf, count, t); });
 }
 int MPI_File_read_all_begin(MPI_File fh, void* buf, int count, MPI_Datatype t) {
-  const double s = cap.started ? now() : 0;
-  return unsupported("MPI_File_read_all_begin", PMPI_File_read_all_begin(fh, buf, count, t), s);
+  return unsupported("MPI_File_read_all_begin", [&] { return PMPI_File_read_all_begin(fh, buf, count, t); });
 }
 int MPI_File_set_size(MPI_File fh, MPI_Offset size) {
-  const double s = cap.started ? now() : 0;
-  return unsupported("MPI_File_set_size", PMPI_File_set_size(fh, size), s);
+  return unsupported("MPI_File_set_size", [&] { return PMPI_File_set_size(fh, size); });
 }
 int MPI_File_preallocate(MPI_File fh, MPI_Offset size) {
-  const double s = cap.started ? now() : 0;
-  return unsupported("MPI_File_preallocate", PMPI_File_preallocate(fh, size), s);
+  return unsupported("MPI_File_preallocate", [&] { return PMPI_File_preallocate(fh, size); });
 }
 
 }  // extern "C"
