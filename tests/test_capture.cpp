@@ -11,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "config/capture_trace.hpp"
 
@@ -68,26 +70,37 @@ TEST_CASE("capture: REGIONS text keeps strided runs as one token and reads back"
 }
 
 #ifdef CIOSIM_CAPTURE_LIBRARY
+namespace {
+
+/// Whether the launcher the MPI backend was built with is Open MPI's (else MPICH's).
+bool open_mpi_launcher() {
+  int code = -1;
+  const std::string version = run_output(std::string(CIOSIM_MPIEXEC_PATH) + " --version", &code);
+  return version.find("Open MPI") != std::string::npos || version.find("OpenRTE") != std::string::npos;
+}
+
+/// "mpiexec -n NP " with what this machine needs to start NP ranks (as root, on fewer cores), and `env`
+/// passed to the ranks only.
+std::string launch(int np, const std::vector<std::pair<std::string, std::string>>& env = {}) {
+  const bool open_mpi = open_mpi_launcher();
+  std::string cmd = std::string(CIOSIM_MPIEXEC_PATH) + " -n " + std::to_string(np) + " ";
+  if (open_mpi && ::geteuid() == 0) cmd += "--allow-run-as-root ";
+  if (open_mpi) cmd += "--oversubscribe --bind-to none ";
+  for (const auto& [k, v] : env) cmd += (open_mpi ? "-x " + k + "=" : "-genv " + k + " ") + v + " ";
+  return cmd;
+}
+
+}  // namespace
+
 TEST_CASE("capture: a subarray checkpoint's calls and regions, recorded under real MPI", "[capture][mpi]") {
   Folder f;
   const fs::path cap = f.root / "cap";
-  const std::string mpiexec = CIOSIM_MPIEXEC_PATH;
   int code = -1;
-  const bool open_mpi = run_output(mpiexec + " --version", &code).find("Open MPI") != std::string::npos ||
-                        run_output(mpiexec + " --version", &code).find("OpenRTE") != std::string::npos;
-  std::string cmd = mpiexec + " -n 4 ";
   // The ranks get the preload, not mpiexec; a sanitized build's library needs its runtime's link order
   // check relaxed (the program links the runtime, the preload comes first).
-  const std::string env[][2] = {{"LD_PRELOAD", CIOSIM_CAPTURE_LIBRARY},
-                                {"CIOSIM_CAPTURE_DIR", cap.string()},
-                                {"ASAN_OPTIONS", "verify_asan_link_order=0:detect_leaks=0"}};
-  if (open_mpi) {
-    if (::geteuid() == 0) cmd += "--allow-run-as-root ";
-    cmd += "--oversubscribe --bind-to none ";
-    for (const auto& [k, v] : env) cmd += "-x " + std::string(k) + "=" + v + " ";
-  } else {
-    for (const auto& [k, v] : env) cmd += "-genv " + std::string(k) + " " + v + " ";
-  }
+  std::string cmd = launch(4, {{"LD_PRELOAD", CIOSIM_CAPTURE_LIBRARY},
+                               {"CIOSIM_CAPTURE_DIR", cap.string()},
+                               {"ASAN_OPTIONS", "verify_asan_link_order=0:detect_leaks=0"}});
   constexpr int kRows = 3, kCols = 5;  // each rank's block of doubles; a 2 x 2 grid: 6 x 10 in all
   cmd += std::string(CIOSIM_CAPTURE_PROGRAM) + " " + (f.root / "ckpt.dat").string() + " " +
          std::to_string(kRows) + " " + std::to_string(kCols) + " iwrite";
@@ -139,20 +152,13 @@ TEST_CASE("capture: a subarray checkpoint's calls and regions, recorded under re
 TEST_CASE("replay: a captured checkpoint's file written by every technique that can serve it",
           "[capture][mpi][replay]") {
   Folder f;
-  const std::string mpiexec = CIOSIM_MPIEXEC_PATH;
   int code = -1;
-  const std::string version = run_output(mpiexec + " --version", &code);
-  const bool open_mpi =
-      version.find("Open MPI") != std::string::npos || version.find("OpenRTE") != std::string::npos;
-  const std::string launch = mpiexec + " -n 4 " +
-                             (open_mpi && ::geteuid() == 0 ? "--allow-run-as-root " : "") +
-                             (open_mpi ? "--oversubscribe " : "");
   const std::string ciosim =
       std::string("ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 ") + CIOSIM_BINARY;
   for (const char* extra : {"", " iwrite"}) {
     const std::string out = run_output(
-        ciosim + " capture --out " + (f.root / (*extra ? "cap-iwrite" : "cap")).string() + " -- " + launch +
-            CIOSIM_CAPTURE_PROGRAM + " " + (f.root / "ckpt.dat").string() + " 4 6" + extra,
+        ciosim + " capture --out " + (f.root / (*extra ? "cap-iwrite" : "cap")).string() + " -- " +
+            launch(4) + CIOSIM_CAPTURE_PROGRAM + " " + (f.root / "ckpt.dat").string() + " 4 6" + extra,
         &code);
     INFO(out);
     REQUIRE(code == 0);
@@ -206,15 +212,9 @@ element_size = 8
 TEST_CASE("ciosim capture runs a launch command with the library preloaded and keeps nothing on failure",
           "[capture][mpi][cli]") {
   Folder f;
-  const std::string mpiexec = CIOSIM_MPIEXEC_PATH;
   int code = -1;
-  const std::string version = run_output(mpiexec + " --version", &code);
-  const bool open_mpi =
-      version.find("Open MPI") != std::string::npos || version.find("OpenRTE") != std::string::npos;
-  std::string launch = mpiexec + " -n 2 ";
-  if (open_mpi && ::geteuid() == 0) launch += "--allow-run-as-root ";
   const std::string ciosim = CIOSIM_BINARY;
-  const std::string cmd = ciosim + " capture --out " + (f.root / "cap").string() + " -- " + launch +
+  const std::string cmd = ciosim + " capture --out " + (f.root / "cap").string() + " -- " + launch(2) +
                           CIOSIM_CAPTURE_PROGRAM + " " + (f.root / "ckpt.dat").string() + " 2 3";
   const std::string out = run_output("ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 " + cmd, &code);
   INFO(cmd << "\n" << out);
