@@ -8,32 +8,12 @@
 #include <stdexcept>
 
 #include "app/cleanup.hpp"
+#include "config/input_files.hpp"
 #include "config/params.hpp"
 
 namespace ciosim::app {
-namespace {
 
 namespace fs = std::filesystem;
-
-std::string kind_of(const fs::file_status& st) {
-  switch (st.type()) {
-    case fs::file_type::directory:
-      return "a directory";
-    case fs::file_type::symlink:
-      return "a symbolic link";
-    case fs::file_type::fifo:
-      return "a FIFO";
-    case fs::file_type::socket:
-      return "a socket";
-    case fs::file_type::block:
-    case fs::file_type::character:
-      return "a device";
-    default:
-      return "not a regular file";
-  }
-}
-
-}  // namespace
 
 StagedFile::StagedFile(const std::string& option, const fs::path& target, const std::string& also)
     : option_(option), target_(target), also_(also) {
@@ -44,7 +24,7 @@ StagedFile::StagedFile(const std::string& option, const fs::path& target, const 
     throw config::ConfigError(what + ": directory " + parent.string() + " does not exist");
   const auto st = fs::symlink_status(target, ec);
   if (fs::exists(st) && !fs::is_regular_file(st))
-    throw config::ConfigError(what + " is " + kind_of(st) + "; " + option +
+    throw config::ConfigError(what + " is " + config::file_kind(st) + "; " + option +
                               " replaces only a regular file or creates a new one");
   std::string templ = (parent / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
   const int fd = ::mkstemp(templ.data());
@@ -76,7 +56,7 @@ void StagedFile::commit() {
   std::error_code ec;
   const auto st = fs::symlink_status(target_, ec);
   if (fs::exists(st) && !fs::is_regular_file(st))
-    throw std::runtime_error(option_ + " " + target_.string() + " became " + kind_of(st) +
+    throw std::runtime_error(option_ + " " + target_.string() + " became " + config::file_kind(st) +
                              " meanwhile; not replaced");
   fs::rename(tmp_, target_, ec);
   if (ec) throw std::runtime_error(option_ + " " + target_.string() + ": cannot replace it: " + ec.message());

@@ -9,6 +9,10 @@
 
 namespace ciosim::config {
 
+/// What `st` is, for a message: "a directory", "a regular file", "a symbolic link" (a symlink_status),
+/// "a FIFO (named pipe)", "a socket", "a device", else "not a regular file".
+std::string file_kind(const std::filesystem::file_status& st);
+
 /// "scenario file X is a directory; give a TOML file" (a FIFO, a device, a socket, ...), or
 /// "scenario file X not found" when nothing is there. `what` names the role ("scenario file").
 std::string not_a_file(const std::string& what, const std::filesystem::path& path,
