@@ -22,26 +22,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// The capture library: the one built with this ciosim, else beside the binary's tree or its install.
+/// The capture library: beside this ciosim (the build folder) or in its install's library folder, else the
+/// one built with it (as ciosim-mpi is found: app/mpi_launch.cpp).
 fs::path capture_library() {
   std::vector<fs::path> candidates;
+  if (const fs::path exe = executable_dir(); !exe.empty()) {
+    candidates.push_back(exe / "libciosim-capture.so");
+#ifdef CIOSIM_INSTALL_LIBDIR
+    candidates.push_back(exe.parent_path() / CIOSIM_INSTALL_LIBDIR / "libciosim-capture.so");
+#endif
+  }
 #ifdef CIOSIM_CAPTURE_LIBRARY
   candidates.emplace_back(CIOSIM_CAPTURE_LIBRARY);
 #endif
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    candidates.push_back(exe.parent_path() / "libciosim-capture.so");
-#ifdef CIOSIM_INSTALL_LIBDIR
-    candidates.push_back(exe.parent_path().parent_path() / CIOSIM_INSTALL_LIBDIR / "libciosim-capture.so");
-#endif
-  }
-  for (const fs::path& c : candidates)
-    if (fs::is_regular_file(c, ec)) return fs::absolute(c);
-  std::string where;
-  for (const fs::path& c : candidates) where += (where.empty() ? "" : ", ") + c.string();
-  throw config::ConfigError("the capture library libciosim-capture.so was not found (looked in " + where +
-                            "); build ciosim with its MPI backend (CIOSIM_MPI=ON)");
+  return fs::absolute(first_file(candidates, "the capture library libciosim-capture.so",
+                                 "build ciosim with its MPI backend, CIOSIM_MPI=ON"));
 }
 
 }  // namespace

@@ -22,6 +22,10 @@ namespace ciosim::app {
 std::vector<std::filesystem::path> data_dirs();
 /// The directory of the running executable ("" when /proc/self/exe cannot be read).
 std::filesystem::path executable_dir();
+/// The first of `candidates` that is a regular file; else a ConfigError: "`what` was not found (looked in
+/// A, B; `advice`)".
+std::filesystem::path first_file(const std::vector<std::filesystem::path>& candidates,
+                                 const std::string& what, const std::string& advice);
 
 /// `text` word-wrapped to `width` columns, every line but the first indented by `indent` spaces.
 std::string wrap(const std::string& text, std::size_t indent, std::size_t width = 100);

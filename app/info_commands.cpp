@@ -44,6 +44,16 @@ std::string wrap(const std::string& text, std::size_t indent, std::size_t width)
   return out + line;
 }
 
+fs::path first_file(const std::vector<fs::path>& candidates, const std::string& what,
+                    const std::string& advice) {
+  std::error_code ec;
+  for (const fs::path& c : candidates)
+    if (fs::is_regular_file(c, ec)) return c;
+  std::string where;
+  for (const fs::path& c : candidates) where += (where.empty() ? "" : ", ") + c.string();
+  throw config::ConfigError(what + " was not found (looked in " + where + "; " + advice + ")");
+}
+
 fs::path executable_dir() {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);

@@ -46,8 +46,10 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& o) {
                    "auto (default: the sweep's curves when a numeric key varies, phase bars up to 40 runs), "
                    "sweep, phases or all");
   plot->add_option("--x", o.x, "Key on the x axis (default: the numeric swept key with most values)");
-  plot->add_option("--y", o.y, "Value on the y axis (default: sim_time_s; e.g. phase:write, or op:write for an operation sequence's "
-                  "total of its writes)");
+  plot->add_option(
+      "--y", o.y,
+      "Value on the y axis (default: sim_time_s; e.g. phase:write, or op:write for an operation sequence's "
+      "total of its writes)");
   plot->add_option("--group", o.group, "Key whose values are separate lines (repeatable)")
       ->allow_extra_args(false);
   plot->add_option("--panels", o.panels, "Key whose values are separate panels (repeatable)")
@@ -68,18 +70,12 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& o) {
 fs::path plot_script() {
   std::vector<fs::path> candidates;
   for (const fs::path& d : data_dirs()) candidates.push_back(d / "scripts/ciosim_plot.py");
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    candidates.push_back(exe.parent_path().parent_path() / "scripts/ciosim_plot.py");  // build/ciosim
-    candidates.push_back(exe.parent_path().parent_path() / "share/ciosim/scripts/ciosim_plot.py");
+  if (const fs::path exe = executable_dir(); !exe.empty()) {
+    candidates.push_back(exe.parent_path() / "scripts/ciosim_plot.py");  // build/ciosim
+    candidates.push_back(exe.parent_path() / "share/ciosim/scripts/ciosim_plot.py");
   }
-  for (const fs::path& c : candidates)
-    if (fs::is_regular_file(c, ec)) return c;
-  std::string where;
-  for (const fs::path& c : candidates) where += (where.empty() ? "" : ", ") + c.string();
-  throw config::ConfigError("the plot script ciosim_plot.py was not found (looked in " + where +
-                            "; set CIOSIM_DATA_DIR to the ciosim source tree)");
+  return first_file(candidates, "the plot script ciosim_plot.py",
+                    "set CIOSIM_DATA_DIR to the ciosim source tree");
 }
 
 int plot_command(const PlotOptions& opt) {
