@@ -52,6 +52,18 @@ ALIASES = {  # a run's top-level field and the parameter key it is the value of
 }
 
 
+def read_json(path, what, key):
+    """The JSON object at `path`, which must hold a list under `key`; BadInput naming `what` otherwise."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise BadInput(f"{path} is not a readable {what}: {e}")
+    if not isinstance(doc, dict) or not isinstance(doc.get(key), list):
+        raise BadInput(f"{path} is not a ciosim {what} (no \"{key}\" list)")
+    return doc
+
+
 def load_results(path):
     """(scenario name, runs, folder) of a results folder or its results.json; BadInput otherwise."""
     folder = path
@@ -61,13 +73,7 @@ def load_results(path):
         folder = os.path.dirname(path) or "."
     if not os.path.isfile(path):
         raise BadInput(f"{folder} is not a results folder (no results.json; `ciosim run` writes one)")
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        raise BadInput(f"{path} is not a readable results.json: {e}")
-    if not isinstance(doc, dict) or not isinstance(doc.get("runs"), list):
-        raise BadInput(f"{path} is not a ciosim results.json (no \"runs\" list)")
+    doc = read_json(path, "results.json", "runs")
     if not doc["runs"]:
         raise BadInput(f"{path} holds no runs")
     return str(doc.get("scenario", "")), doc["runs"], folder
@@ -387,14 +393,7 @@ def load_timeline(folder, point):
         have = sorted(f for f in os.listdir(folder) if f.startswith("timeline-") and f.endswith(".json"))
         raise BadInput(f"{folder} has no timeline-{point}.json (" +
                        (("it has " + ", ".join(have)) if have else "run the scenario with --timeline chrome") + ")")
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        raise BadInput(f"{path} is not a readable timeline: {e}")
-    if not isinstance(doc, dict) or not isinstance(doc.get("traceEvents"), list):
-        raise BadInput(f"{path} is not a ciosim timeline (no \"traceEvents\" list)")
-    return doc
+    return read_json(path, "timeline", "traceEvents")
 
 
 def gantt_lanes(doc):
