@@ -79,7 +79,8 @@ Distribution from_capture(const std::string& dir, int ranks, std::int64_t es) {
     throw std::invalid_argument("the capture " + dir + " has " + std::to_string(t.ranks) +
                                 " ranks but run.ranks = " + std::to_string(ranks) +
                                 " (set run.ranks = " + std::to_string(t.ranks) + ")");
-  std::vector<std::vector<Tuple>> lists(static_cast<std::size_t>(ranks));
+  // Each rank's written bytes on its first file, in call order; then in entries once their size fits.
+  std::vector<std::vector<config::ByteRun>> written(static_cast<std::size_t>(ranks));
   std::int64_t end = 0, unit = 0;
   for (int r = 0; r < ranks; ++r)
     for (const config::CapturedCall& c : t.calls[static_cast<std::size_t>(r)]) {
@@ -90,6 +91,7 @@ Distribution from_capture(const std::string& dir, int ranks, std::int64_t es) {
       for (const config::ByteRun& b : c.regions) {
         unit = std::gcd(unit, std::gcd(b.offset, b.length));
         end = std::max(end, b.offset + b.length);
+        written[static_cast<std::size_t>(r)].push_back(b);
       }
     }
   if (end == 0)
@@ -98,17 +100,15 @@ Distribution from_capture(const std::string& dir, int ranks, std::int64_t es) {
     throw std::invalid_argument(
         "the capture's write regions are not whole entries of workload.element_size = " + std::to_string(es) +
         " bytes; use an element size dividing " + std::to_string(unit));
+  std::vector<std::vector<Tuple>> lists(static_cast<std::size_t>(ranks));
   for (int r = 0; r < ranks; ++r) {
     auto& out = lists[static_cast<std::size_t>(r)];
-    for (const config::CapturedCall& c : t.calls[static_cast<std::size_t>(r)]) {
-      if (c.fh != 1 || c.kind.rfind("write", 0) != 0) continue;
-      for (const config::ByteRun& b : c.regions) {
-        const Tuple tu{b.offset / es, b.length / es};
-        if (!out.empty() && out.back().offset + out.back().length == tu.offset)
-          out.back().length += tu.length;
-        else
-          out.push_back(tu);
-      }
+    for (const config::ByteRun& b : written[static_cast<std::size_t>(r)]) {
+      const Tuple tu{b.offset / es, b.length / es};
+      if (!out.empty() && out.back().offset + out.back().length == tu.offset)
+        out.back().length += tu.length;
+      else
+        out.push_back(tu);
     }
   }
   try {
