@@ -137,7 +137,10 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
               std::to_string(small.at("piece_bytes").get<std::int64_t>()) + "-byte pieces minus " +
               fmt("%.4g", median_of(large.at("seconds"))) + " s in " +
               std::to_string(large.at("piece_bytes").get<std::int64_t>()) + "-byte pieces, over the " +
-              fmt("%.0f", dn) + " more pieces its aggregator receives (" + how + ")");
+              fmt("%.0f", dn) + " more pieces its aggregator receives" +
+              (p.romio_piece_s > 0 ? std::string()
+                                   : "; the small pieces were not slower, so 0: not a measured cost") +
+              " (" + how + ")");
     }
 
     // MPI: the ping-pong.
