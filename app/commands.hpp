@@ -22,6 +22,8 @@ namespace ciosim::app {
 std::vector<std::filesystem::path> data_dirs();
 /// The directory of the running executable ("" when /proc/self/exe cannot be read).
 std::filesystem::path executable_dir();
+/// The bytes of the file at `p` ("" when it cannot be read: callers check what they parse).
+std::string slurp(const std::filesystem::path& p);
 /// The first of `candidates` that is a regular file; else a ConfigError: "`what` was not found (looked in
 /// A, B; `advice`)".
 std::filesystem::path first_file(const std::vector<std::filesystem::path>& candidates,

@@ -54,6 +54,13 @@ fs::path first_file(const std::vector<fs::path>& candidates, const std::string& 
   throw config::ConfigError(what + " was not found (looked in " + where + "; " + advice + ")");
 }
 
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 fs::path executable_dir() {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);

@@ -41,12 +41,7 @@ ShardDir read_shard(const std::string& dir) {
 std::pair<std::string, std::string> effective_of(const std::string& dir) {
   for (const char* name : {"effective-config.toml", "effective-config.json"}) {
     std::error_code ec;
-    if (fs::is_regular_file(fs::path(dir) / name, ec)) {
-      std::ifstream in(fs::path(dir) / name, std::ios::binary);
-      std::ostringstream text;
-      text << in.rdbuf();
-      return {name, text.str()};
-    }
+    if (fs::is_regular_file(fs::path(dir) / name, ec)) return {name, slurp(fs::path(dir) / name)};
   }
   throw config::ConfigError("merge: " + dir + " has no effective-config.toml or .json");
 }
@@ -114,12 +109,8 @@ int merge_command(const MergeOptions& opt) {
     for (const auto& e : fs::directory_iterator(s.dir)) {
       const std::string name = e.path().filename().string();
       if (e.is_regular_file() && name.rfind("timeline-", 0) == 0 &&
-          (e.path().extension() == ".json" || e.path().extension() == ".paje")) {
-        std::ifstream in(e.path(), std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        out.put(name, text.str());
-      }
+          (e.path().extension() == ".json" || e.path().extension() == ".paje"))
+        out.put(name, slurp(e.path()));
     }
   folder.write_results();
   if (!opt.quiet)

@@ -42,13 +42,6 @@ std::string find_on_path(const std::string& name) {
   return "";
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 fs::path mpi_binary() {

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "app/commands.hpp"
 #include "config/params.hpp"
 #include "config/phases_csv.hpp"
 #include "config/results.hpp"
@@ -17,13 +18,6 @@ namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
 
 constexpr double kRewriteEvery_s = 2;  ///< partial results rewritten at most this often while running
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 /// FNV-1a 64 of the configuration: a point record names the sweep it belongs to.
 std::string fingerprint(const SweepInfo& info) {

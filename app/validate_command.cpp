@@ -40,7 +40,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
+/// The bytes of the file at `p`; throws when it cannot be read (every file validate reads was just written).
+std::string read_written(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + p.string());
   std::ostringstream s;
@@ -98,8 +99,8 @@ MpiRun launch(const Launcher& l, const ValidateOptions& opt, int ranks, const st
     throw PointFailed("the MPI run failed (exit " + std::to_string(r.exit_code) +
                       "): " + tail_lines(r.output, 4) + " [command: " + shell_join(argv) + "]");
   MpiRun m;
-  m.results = config::parse_results_json(slurp(out / "results.json"), (out / "results.json").string());
-  m.timings = nlohmann::json::parse(slurp(out / "timings.json"));
+  m.results = config::parse_results_json(read_written(out / "results.json"), (out / "results.json").string());
+  m.timings = nlohmann::json::parse(read_written(out / "timings.json"));
   return m;
 }
 
@@ -343,8 +344,8 @@ int validate_command(const ValidateOptions& opt) {
     p.label = config::point_label(spec);
     const Distribution dist = make_distribution(spec.workload, spec.ranks);
     const FileLayout layout = technique(spec.algorithm).layout;
-    const std::string sim_file = slurp(ws / ("sim-" + id + ".dat"));
-    const std::string mpi_file = slurp(ws / "mpi-files" / (id + ".dat"));
+    const std::string sim_file = read_written(ws / ("sim-" + id + ".dat"));
+    const std::string mpi_file = read_written(ws / "mpi-files" / (id + ".dat"));
     if (spec.sequence.empty()) {
       const std::vector<std::byte> expected = expected_file(dist, layout, spec.workload.element_size);
       const std::string want(reinterpret_cast<const char*>(expected.data()), expected.size());
@@ -366,8 +367,8 @@ int validate_command(const ValidateOptions& opt) {
     p.files_identical = sim_file == mpi_file;
     p.sim_verified = sims[i].file_verified;
     p.mpi_verified = real.results[i].file_verified;
-    const std::string sim_trace = slurp(ws / ("sim-" + id + ".trace"));
-    const std::string mpi_trace = slurp(ws / "mpi-traces" / (id + ".trace"));
+    const std::string sim_trace = read_written(ws / ("sim-" + id + ".trace"));
+    const std::string mpi_trace = read_written(ws / "mpi-traces" / (id + ".trace"));
     p.trace_difference = trace_difference(parse_trace(sim_trace), parse_trace(mpi_trace), "sim", "mpi");
     p.calls_difference = calls_difference(sims[i], real.results[i]);
     if (!p.trace_difference.empty()) {
@@ -402,16 +403,16 @@ int validate_command(const ValidateOptions& opt) {
   const std::string text = report_text(rep);
   files.insert(files.begin(), {{"results.json", config::results_json(s.name, sims)},
                                {"results.csv", config::results_csv(sims)},
-                               {"mpi-results.json", slurp(ws / "mpi" / "results.json")},
-                               {"mpi-results.csv", slurp(ws / "mpi" / "results.csv")},
-                               {"mpi-timings.json", slurp(ws / "mpi" / "timings.json")},
+                               {"mpi-results.json", read_written(ws / "mpi" / "results.json")},
+                               {"mpi-results.csv", read_written(ws / "mpi" / "results.csv")},
+                               {"mpi-timings.json", read_written(ws / "mpi" / "timings.json")},
                                {"validation.txt", text},
                                {"validation.json", report_json(rep)},
                                {"effective-config.toml", config::effective_config_toml(s)}});
   for (const auto& [label, run] : refs)
     if (run)
       files.emplace_back("reference-" + label + "-timings.json",
-                         slurp(ws / ("ref-" + label) / "timings.json"));
+                         read_written(ws / ("ref-" + label) / "timings.json"));
   out_dir.commit(files);
   std::cout << text << std::flush;
   say("wrote " + (out / "validation.txt").string() +
