@@ -1,6 +1,7 @@
 // `ciosim list`, and the lookups it shares with `run`, `plan` and `plot`.
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <sstream>
