@@ -290,6 +290,29 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
       lo.region_overhead_s = fs.region_overhead_s;
       src.emplace_back("local.region_overhead_s_source",
                        "as pvfs.region_overhead_s: the list write's cost per region");
+      // The collective open and close as a run makes them (a fresh file, the job's duplicated
+      // communicator), each timed apart; measurements from before they were kept give each the cost of
+      // one call, as the model did before the keys.
+      const json& oc_m = need(m, "open_close");
+      const auto own = [&](const char* key, const char* what, double& value) {
+        const std::string name = std::string("local.") + key + "_overhead_s";
+        if (oc_m.contains(std::string(key) + "_seconds")) {
+          value = median_of(oc_m.at(std::string(key) + "_seconds"));
+          src.emplace_back(name + "_source",
+                           std::string("collective ") + what + " of " + std::to_string(ranks) +
+                               " ranks on a fresh file that each rank writes " +
+                               fmt("%.0f", oc_m.value("written_bytes_per_rank", 0.0) / 1048576) +
+                               " MiB into before the close, max over ranks, median of repetitions (" + how +
+                               ")");
+        } else {
+          value = lo.request_overhead_s;
+          src.emplace_back(name + "_source",
+                           "as local.request_overhead_s (the measurements do not time the " +
+                               std::string(what) + " apart)");
+        }
+      };
+      own("open", "MPI_File_open", lo.open_overhead_s);
+      own("close", "MPI_File_close reached together", lo.close_overhead_s);
       lo.disk_write_Bps = agg;
       src.emplace_back(
           "local.disk_write_Bps_source",

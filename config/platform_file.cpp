@@ -137,6 +137,9 @@ const Field kFields[] = {
      [](PlatformSpec& p) -> Ref { return &p.local.request_overhead_s; }},
     {"local", "region_overhead_s", Kind::Real, 0, false,
      [](PlatformSpec& p) -> Ref { return &p.local.region_overhead_s; }},
+    {"local", "open_overhead_s", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.local.open_overhead_s; }},
+    {"local", "close_overhead_s", Kind::Real, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.local.close_overhead_s; }},
     CIOSIM_PAGE_CACHE_FIELDS(local, "page_cache_", cache),
 };
 #undef CIOSIM_PAGE_CACHE_FIELDS
@@ -185,6 +188,8 @@ constexpr LaterKey kLaterKeys[] = {
      "0, not measured: run.cpu_charge = \"library\" refuses the platform, as before the key existed"},
     {"pvfs.metadata_overhead_s", "pvfs.request_overhead_s", ""},
     {"local.region_overhead_s", "local.request_overhead_s", ""},
+    {"local.open_overhead_s", "local.request_overhead_s", ""},
+    {"local.close_overhead_s", "local.request_overhead_s", ""},
     {"filesystem.close", "", "local, each rank closes on its own, as before the key existed"},
     {"pvfs.server_placement", "", "dedicated, servers on hosts of their own, as before the key existed"},
     CIOSIM_LATER_DISK(pvfs),
@@ -737,6 +742,9 @@ constexpr KeyDoc kKeyDocs[] = {
     {"local.disk_capacity_bytes", "bytes", "a node's own disk: the span a full-stroke seek crosses"},
     {"local.request_overhead_s", "seconds", "CPU time of one system call on the node's disk"},
     {"local.region_overhead_s", "seconds", "CPU time of each further region of one list call"},
+    {"local.open_overhead_s", "seconds",
+     "a rank's time in a collective MPI_File_open: the MPI-IO library's set-up and the system call"},
+    {"local.close_overhead_s", "seconds", "a rank's time in a collective MPI_File_close reached together"},
 };
 #undef CIOSIM_PAGE_CACHE_DOCS
 

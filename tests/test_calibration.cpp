@@ -252,6 +252,18 @@ TEST_CASE("calibrate's fits recover the numbers the measurements were generated 
   CHECK_FALSE(pf.spec.local.cache.enabled());
   CHECK(pf.spec.local.request_overhead_s == Approx(5e-6).epsilon(1e-3));
   CHECK(pf.spec.local.region_overhead_s == Approx(7e-7).epsilon(1e-3));
+  // Measurements without the open and the close timed apart give each one call's cost (the model before
+  // the keys); with them, each its own time.
+  CHECK(pf.spec.local.open_overhead_s == pf.spec.local.request_overhead_s);
+  CHECK(pf.spec.local.close_overhead_s == pf.spec.local.request_overhead_s);
+  waits["open_close"]["open_seconds"] = {{"median", 4.8e-4}, {"min", 4.5e-4}, {"max", 6e-4}};
+  waits["open_close"]["close_seconds"] = {{"median", 1.5e-4}, {"min", 1.4e-4}, {"max", 2e-4}};
+  const PlatformFile timed = platform_from_measurements(waits, context());
+  CHECK(timed.spec.local.open_overhead_s == Approx(4.8e-4));
+  CHECK(timed.spec.local.close_overhead_s == Approx(1.5e-4));
+  const PlatformFile timed_back = parse_platform(platform_toml(timed, ""), "t.toml");
+  CHECK(timed_back.spec.local.open_overhead_s == Approx(4.8e-4));
+  CHECK(timed_back.spec.local.close_overhead_s == Approx(1.5e-4));
   waits["page_cache"] = {{"mem_available_bytes", 8e9},
                          {"dirty_ratio", 0.2},
                          {"dirty_background_ratio", 0.1},

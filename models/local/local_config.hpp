@@ -17,6 +17,9 @@ struct LocalDiskConfig {
                                       ///< and a read or write call's first contiguous region), s
   double region_overhead_s = 2e-5;    ///< CPU time of each further region of one list call (what the
                                       ///< library does per region of a list it is handed at once), s
+  double open_overhead_s = 2e-5;      ///< a rank's time in a collective open of a file on it (the MPI-IO
+                                      ///< library's set-up and the system call), s
+  double close_overhead_s = 2e-5;     ///< a rank's time in a collective close the ranks reach together, s
 };
 
 }  // namespace ciosim

@@ -1,9 +1,11 @@
 // A node's own disk: the "Sec /tmp" baseline of Singh et al., "Multiple-Phase Collective I/O" (the
 // gathering process writes the whole array to its node's /tmp). No network: the data goes from the
 // rank's memory to its node's disk.
-//  - every call (open, close, a read or write) costs request_overhead_s of the calling rank's CPU, and each
-//    further contiguous region of a list call region_overhead_s (a platform file without that key gets
-//    request_overhead_s: one pwrite/pread per region, the model before the key);
+//  - a read or write call costs request_overhead_s of the calling rank's time, and each further contiguous
+//    region of a list call region_overhead_s (a platform file without that key gets request_overhead_s:
+//    one pwrite/pread per region, the model before the key); an open costs open_overhead_s and a close
+//    close_overhead_s, the MPI-IO library's own work in them included (a platform file without those keys
+//    gets request_overhead_s for each: one system call, the model before the keys);
 //  - the data is written through to the disk at disk_write_Bps (read from it at disk_read_Bps); the
 //    ranks of one node share its disk (SimGrid shares the disk's bandwidth among concurrent requests;
 //    a disk with a geometry serves them one at a time in elevator order, each after a seek and rotation
@@ -74,11 +76,11 @@ filesystem::DiskSim& LocalDiskSim::disk_of_caller(int rank, const char* what) co
 }
 
 void LocalDiskSim::open(int) {
-  sg4::this_actor::sleep_for(cfg_.request_overhead_s);
+  sg4::this_actor::sleep_for(cfg_.open_overhead_s);
 }
 
 void LocalDiskSim::close(int) {
-  sg4::this_actor::sleep_for(cfg_.request_overhead_s);
+  sg4::this_actor::sleep_for(cfg_.close_overhead_s);
 }
 
 void LocalDiskSim::write(int rank, std::span<const Extent> regions, std::span<const std::byte> data) {
