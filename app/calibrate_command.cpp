@@ -153,6 +153,7 @@ int calibrate_command(const CalibrateOptions& opt) {
     // Each run fitted on its own: how far the runs disagree on the terms predictions depend on most.
     std::vector<config::PlatformFile> each;
     for (const auto& run : runs) each.push_back(config::platform_from_measurements(run, ctx));
+    config::add_run_intervals(pf, each);
     std::string worst;
     double worst_spread = 1;
     for (const config::TermSpread& t : config::term_spreads(each)) {

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <set>
 #include <stdexcept>
+#include <type_traits>
+#include <variant>
 
 #include "config/params.hpp"
 
@@ -461,6 +463,52 @@ std::vector<TermSpread> term_spreads(const std::vector<PlatformFile>& per_run) {
     out[5].values.push_back(s.pvfs.region_overhead_s);
   }
   return out;
+}
+
+void add_run_intervals(PlatformFile& merged, const std::vector<PlatformFile>& per_run) {
+  const std::size_t n = per_run.size();
+  if (n < 2) return;
+  const double confidence = 1 - std::pow(2.0, 1.0 - static_cast<double>(n));
+  const auto note = [&](const std::string& key, const std::vector<double>& values) {
+    const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+    if (*lo == *hi) return;
+    const std::string source = key + "_source";
+    auto it = std::find_if(merged.sources.begin(), merged.sources.end(),
+                           [&](const auto& kv) { return kv.first == source; });
+    if (it == merged.sources.end()) return;  // a value calibrate did not fit (a default of the model)
+    it->second += "; " + std::to_string(n) + " runs on their own: " + fmt("%.4g", *lo) + " to " +
+                  fmt("%.4g", *hi) + " (the range of " + std::to_string(n) +
+                  " independent runs holds their median with probability " + fmt("%.0f", 100 * confidence) +
+                  " %)";
+  };
+  for (const PlatformKey& k : platform_keys()) {
+    if (k.type == ParamType::Enum || k.type == ParamType::String || !describes_key(merged.spec, k)) continue;
+    std::vector<double> values;
+    for (const PlatformFile& run : per_run) {
+      if (!describes_key(run.spec, k)) break;
+      values.push_back(std::visit(
+          [](const auto& v) -> double {
+            if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>)
+              return 0;
+            else
+              return static_cast<double>(v);
+          },
+          platform_value(run.spec, k)));
+    }
+    if (values.size() == n) note(k.key, values);
+  }
+  for (std::size_t i = 0; i < merged.spec.networks.size(); ++i) {
+    const std::string at = "network.profiles." + merged.spec.networks[i].name + ".";
+    const auto each = [&](double NetworkProfile::*field) {
+      std::vector<double> values;
+      for (const PlatformFile& run : per_run) values.push_back(run.spec.networks.at(i).*field);
+      return values;
+    };
+    note(at + "link_bandwidth_Bps", each(&NetworkProfile::link_bandwidth_Bps));
+    note(at + "link_latency_s", each(&NetworkProfile::link_latency_s));
+    note(at + "send_overhead_s", each(&NetworkProfile::send_overhead_s));
+    note(at + "recv_overhead_s", each(&NetworkProfile::recv_overhead_s));
+  }
 }
 
 }  // namespace ciosim::config

@@ -75,4 +75,11 @@ struct TermSpread {
 /// The terms a prediction depends on most, fitted from each run's measurements on its own.
 std::vector<TermSpread> term_spreads(const std::vector<PlatformFile>& per_run);
 
+/// Appends to the "_source" of every numeric value of `merged` that the runs fitted on their own
+/// (`per_run`, at least two) do not all agree on the runs' range and what it means: the smallest and
+/// largest of N independent runs enclose the median of the runs' distribution with probability
+/// 1 - 2^(1 - N) (75 % for 3 runs, 94 % for 5), whatever that distribution is. The platform keys and the
+/// calibrated MPI profile's values.
+void add_run_intervals(PlatformFile& merged, const std::vector<PlatformFile>& per_run);
+
 }  // namespace ciosim::config

@@ -327,4 +327,27 @@ TEST_CASE("calibrate --runs: the runs' medians merged, and how far the runs disa
   CHECK(spreads.front().spread() == Approx(3).epsilon(0.02));
   CHECK(spreads[1].spread() == Approx(1));  // memcpy: the same in every run
   CHECK_THROWS_AS(merge_measurements({}), std::invalid_argument);
+
+  // Each value the runs disagree on carries their range and its confidence in its source; a value they
+  // agree on is left as it was.
+  PlatformFile noted = pf;
+  add_run_intervals(noted, each);
+  const auto source = [](const PlatformFile& p, const std::string& key) {
+    for (const auto& [k, text] : p.sources)
+      if (k == key + "_source") return text;
+    return std::string("(none)");
+  };
+  const std::string bw = "network.profiles.here-mpi.link_bandwidth_Bps";
+  const auto has = [](const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+  };
+  CHECK(has(source(noted, bw),
+            "; 3 runs on their own: 3e+09 to 9e+09 (the range of 3 independent runs holds "
+            "their median with probability 75 %)"));
+  CHECK(has(source(noted, "nodes.loopback_Bps"), "probability 75 %"));
+  CHECK(source(noted, "nodes.memcpy_Bps") == source(pf, "nodes.memcpy_Bps"));
+  CHECK(parse_platform(platform_toml(noted, ""), "noted.toml").sources == noted.sources);
+  PlatformFile one = pf;
+  add_run_intervals(one, {each.front()});  // one run: no range
+  CHECK(one.sources == pf.sources);
 }
