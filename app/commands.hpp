@@ -66,6 +66,21 @@ struct MergeOptions {
 /// into one, byte-identical to the whole sweep run at once.
 int merge_command(const MergeOptions& opt);
 
+struct AdviseOptions {
+  std::string scenario;
+  std::vector<std::string> sets;
+  std::int64_t ranks = 0;  ///< -n: run.ranks=N
+  std::string out;         ///< "" = results/<scenario name>-advice
+  int jobs = 1;            ///< configurations simulated at once (-j)
+  int budget = 48;         ///< at most this many configurations
+  int top = 5;             ///< the best K printed
+  bool quiet = false;
+};
+CLI::App* add_advise_command(CLI::App& app, AdviseOptions& opt);
+/// `ciosim advise`: simulates the techniques and hints that can serve a scenario's one point and prints
+/// the best, with the speed-up over the MPI library's default collective write and where the time goes.
+int advise_command(const AdviseOptions& opt);
+
 struct PlanOptions {
   std::string scenario;           ///< "" = the IEC plan of --nx/--np; else the plan of one of its points
   std::vector<std::string> sets;  ///< --set overrides of the scenario

@@ -1,6 +1,6 @@
-// ciosim: discrete-event simulation of collective I/O. Subcommands run, merge, plan, plot, list, validate and
-// calibrate (commands.hpp). Exit codes: 0 success; 2 bad input (one line on stderr naming the problem and the
-// valid choices); 1 a simulation or I/O failure.
+// ciosim: discrete-event simulation of collective I/O. Subcommands run, merge, plan, plot, list, validate,
+// calibrate, capture and advise (commands.hpp). Exit codes: 0 success; 2 bad input (one line on stderr naming
+// the problem and the valid choices); 1 a simulation or I/O failure.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
@@ -102,6 +102,8 @@ int main(int argc, char** argv) {
   CLI::App* plot = app::add_plot_command(app, plot_opt);
   app::CaptureOptions capture_opt;
   CLI::App* capture = app::add_capture_command(app, capture_opt);
+  app::AdviseOptions advise_opt;
+  CLI::App* advise = app::add_advise_command(app, advise_opt);
 
   app::MergeOptions merge_opt;
   CLI::App* merge =
@@ -202,6 +204,7 @@ int main(int argc, char** argv) {
     if (*plan) return app::plan_command(plan_opt);
     if (*plot) return app::plot_command(plot_opt);
     if (*capture) return app::capture_command(capture_opt);
+    if (*advise) return app::advise_command(advise_opt);
     if (*list) return app::list_command(list_keys, list_choices);
     if (*validate) return app::validate_command(val_opt);
     if (*calibrate) return app::calibrate_command(cal_opt);

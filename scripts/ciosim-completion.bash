@@ -9,7 +9,7 @@ _ciosim() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "${COMP_WORDS[i]}" in -*) ;; *) sub="${COMP_WORDS[i]}"; break ;; esac
   done
-  local subs="run plan list plot merge validate calibrate capture"
+  local subs="run plan list plot merge validate calibrate capture advise"
   if [[ -z "$sub" ]]; then
     COMPREPLY=($(compgen -W "$subs --help --version" -- "$cur"))
     return
