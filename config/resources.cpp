@@ -1,11 +1,14 @@
 #include "config/resources.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -300,15 +303,79 @@ MemoryLimit memory_limit(const std::string& max_memory, int jobs) {
   MemoryLimit m;
   m.maps = max_memory_maps();  // per process: each point runs in its own
   const bool given = !max_memory.empty();
-  const std::int64_t total = given ? parse_size(max_memory, "--max-memory") : physical_memory();
-  if (total <= 0) return m;  // the machine's memory is unknown and no limit was given
+  // What the -j points at once share: --max-memory, else the machine's memory; the control group's limit
+  // when smaller (it kills the group past it). Then each point alone: the address-space limit.
+  std::int64_t total = given ? parse_size(max_memory, "--max-memory") : physical_memory();
+  std::string what = given ? "--max-memory " + format_bytes(total) : "this machine's " + format_bytes(total);
+  const std::int64_t group = cgroup_memory_limit();
+  if (group > 0 && (total <= 0 || group < total)) {
+    total = group;
+    what = "this control group's memory limit (memory.max) " + format_bytes(group);
+  }
   jobs = std::max(jobs, 1);
-  m.bytes = total / jobs;
-  m.what = (given ? "--max-memory " + format_bytes(total) : "this machine's " + format_bytes(total)) +
-           (jobs > 1 ? " / -j " + std::to_string(jobs) + " = " + format_bytes(m.bytes) : "");
+  if (total > 0) {
+    m.bytes = total / jobs;
+    m.what = what + (jobs > 1 ? " / -j " + std::to_string(jobs) + " = " + format_bytes(m.bytes) : "");
+  }
+  const std::int64_t as = address_space_limit();
+  if (as > 0 && (m.bytes <= 0 || as < m.bytes)) {
+    m.bytes = as;
+    m.what = "this process's address-space limit (ulimit -v) " + format_bytes(as);
+    m.advice = ", or raise the limit (ulimit -v; a batch job's memory request)";
+    return m;
+  }
+  if (m.bytes <= 0) return m;  // nothing known and no limit given
   m.advice = std::string(jobs > 1 ? ", lower -j" : "") +
              (given ? ", or raise --max-memory" : ", or give --max-memory if the estimate is too high");
   return m;
+}
+
+std::int64_t address_space_limit() {
+  rlimit r{};
+  if (::getrlimit(RLIMIT_AS, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return 0;
+  return r.rlim_cur > static_cast<rlim_t>(std::numeric_limits<std::int64_t>::max())
+             ? 0
+             : static_cast<std::int64_t>(r.rlim_cur);
+}
+
+std::int64_t cgroup_memory_limit(const std::string& proc_cgroup, const std::string& cgroup_root) {
+  namespace fs = std::filesystem;
+  // A limit file's number; "max" (v2) and v1's "no limit" (a page-rounded LONG_MAX) are none.
+  const auto read_limit = [](const fs::path& file) -> std::int64_t {
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) return 0;
+    std::ifstream in(file);
+    std::string text;
+    if (!(in >> text) || text == "max") return 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(text.c_str(), &end, 10);
+    if (end == text.c_str() || *end != '\0' || v <= 0 || v >= (1LL << 62)) return 0;
+    return v;
+  };
+  std::ifstream in(proc_cgroup);
+  std::string line;
+  std::int64_t best = 0;
+  const auto take = [&](std::int64_t v) {
+    if (v > 0 && (best == 0 || v < best)) best = v;
+  };
+  while (std::getline(in, line)) {
+    // "0::/path" (v2), "N:memory:/path" or "N:...,memory,...:/path" (v1).
+    const auto a = line.find(':'), b = line.find(':', a == std::string::npos ? 0 : a + 1);
+    if (a == std::string::npos || b == std::string::npos) continue;
+    const std::string controllers = line.substr(a + 1, b - a - 1);
+    const fs::path path = fs::path(line.substr(b + 1)).relative_path();
+    const bool v2 = controllers.empty();
+    const bool v1 = ("," + controllers + ",").find(",memory,") != std::string::npos;
+    if (!v2 && !v1) continue;
+    const fs::path base = v2 ? fs::path(cgroup_root) : fs::path(cgroup_root) / "memory";
+    const char* file = v2 ? "memory.max" : "memory.limit_in_bytes";
+    // The group and every group above it: the smallest limit binds.
+    for (fs::path p = path;; p = p.parent_path()) {
+      take(read_limit(base / p / file));
+      if (p.empty()) break;
+    }
+  }
+  return best;
 }
 
 std::string memory_refusal(const MemoryEstimate& e, const MemoryLimit& limit) {

@@ -75,6 +75,15 @@ MemoryEstimate estimate_memory(const RunSpec& spec, const WorkloadSize& size);
 
 /// The machine's physical memory in bytes (0 when unknown).
 std::int64_t physical_memory();
+/// The process's address-space limit (RLIMIT_AS, `ulimit -v`, as clusters' batch systems set it) in bytes;
+/// 0 when unlimited. A child process inherits it: it bounds each point's simulation, whatever -j.
+std::int64_t address_space_limit();
+/// The memory limit of the process's control group (cgroup v2 memory.max, v1 memory.limit_in_bytes; the
+/// smallest along its path up to the root), which containers and Slurm's task/cgroup set, in bytes; 0 when
+/// none. Shared by every process of the group: the -j points at once divide it. `proc_cgroup` and
+/// `cgroup_root` are /proc/self/cgroup and /sys/fs/cgroup except in tests.
+std::int64_t cgroup_memory_limit(const std::string& proc_cgroup = "/proc/self/cgroup",
+                                 const std::string& cgroup_root = "/sys/fs/cgroup");
 /// The most memory maps a process may have, /proc/sys/vm/max_map_count (0 when unknown).
 std::int64_t max_memory_maps();
 /// The SimGrid settings every run passes to its engine: the environment's CIOSIM_SIMGRID_CFG ("" when

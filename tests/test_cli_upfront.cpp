@@ -149,12 +149,13 @@ TEST_CASE("a --max-memory limit refuses a point in the validation pass, naming i
 TEST_CASE("running out of memory while building a distribution is one line naming the point",
           "[cli][memory]") {
   Workspace w;
-  // The estimate lets it through (--max-memory 1TB); the irregular distribution's per-entry work (8 GB for
-  // one rank's 2e9 owners) then cannot get its memory under a 3 GB address space.
+  // The estimate lets it through (--max-memory 1TB; a data-segment limit, ulimit -d, is not among the
+  // limits checked up front, the address space's is); the irregular distribution's per-entry work (8 GB
+  // for one rank's 2e9 owners) then cannot get its memory under a 3 GB data limit.
   w.write("irr.toml",
           "[run]\nalgorithm = \"block\"\nranks = 1\nplatform = \"tiny\"\n[workload]\nkind = \"irregular\"\n"
           "nx = [1024, 2000000000]\n");
-  const std::string cmd = "cd '" + w.root.string() + "' && ulimit -v 3000000 && CIOSIM_DATA_DIR='" +
+  const std::string cmd = "cd '" + w.root.string() + "' && ulimit -d 3000000 && CIOSIM_DATA_DIR='" +
                           (w.root / "data").string() + "' '" + CIOSIM_BINARY +
                           "' run --dry-run irr.toml --max-memory 1TB >out.txt 2>err.txt";
   const int status = std::system(cmd.c_str());
@@ -164,6 +165,25 @@ TEST_CASE("running out of memory while building a distribution is one line namin
   INFO(err);
   CHECK(one_line(err));
   CHECK(contains(err, "point 2 of 2 (workload.nx=2000000000): out of memory while building the irregular"));
+}
+
+TEST_CASE("a point past the address-space limit (ulimit -v) is refused up front, naming the limit",
+          "[cli][memory]") {
+  Workspace w;
+  // Block I/O on 1 GiB needs about 5.5 GiB: within the machine's memory, not within a 2.9 GiB address
+  // space as a batch system sets it.
+  const std::string cmd = "cd '" + w.root.string() + "' && ulimit -v 3000000 && CIOSIM_DATA_DIR='" +
+                          (w.root / "data").string() + "' '" + CIOSIM_BINARY +
+                          "' run --dry-run s.toml --set workload.nx=268435456 --set workload.bx=4 --set "
+                          "run.algorithm=block >out.txt 2>err.txt";
+  const int status = std::system(cmd.c_str());
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 2);
+  const std::string err = slurp(w.root / "err.txt");
+  INFO(err);
+  CHECK(one_line(err));
+  CHECK(contains(err, "more than this process's address-space limit (ulimit -v) 2.9 GiB"));
+  CHECK(contains(err, "or raise the limit (ulimit -v; a batch job's memory request)"));
 }
 #endif
 

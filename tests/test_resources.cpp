@@ -1,7 +1,12 @@
 // The memory a point will need, estimated before simulating, and the size syntax of --max-memory.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <span>
+#include <string>
 
 #include "algorithms/common/distribution.hpp"
 #include "config/params.hpp"
@@ -330,4 +335,32 @@ TEST_CASE("estimate_memory: without guard pages every actor's stack is resident"
     ::setenv("CIOSIM_SIMGRID_CFG", saved.c_str(), 1);
   else
     ::unsetenv("CIOSIM_SIMGRID_CFG");
+}
+
+TEST_CASE("cgroup_memory_limit: the smallest limit on the group's path, v2 and v1, none when unlimited") {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("ciosim-cgroup-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  const auto put = [&](const fs::path& rel, const std::string& text) {
+    fs::create_directories((root / rel).parent_path());
+    std::ofstream(root / rel) << text << "\n";
+  };
+  // v2: the job's group is unlimited, its parent holds 1 GiB, the root nothing.
+  put("proc-v2", "0::/slurm/job_7/step_0");
+  put("fs/slurm/job_7/step_0/memory.max", "max");
+  put("fs/slurm/job_7/memory.max", "1073741824");
+  put("fs/slurm/memory.max", "4294967296");
+  CHECK(cgroup_memory_limit((root / "proc-v2").string(), (root / "fs").string()) == 1073741824);
+  // v1: the memory controller's hierarchy; v1's "no limit" is a page-rounded LONG_MAX.
+  put("proc-v1", "7:cpu,cpuacct:/a\n5:memory:/docker/abc\n");
+  put("fs/memory/docker/abc/memory.limit_in_bytes", "9223372036854771712");
+  CHECK(cgroup_memory_limit((root / "proc-v1").string(), (root / "fs").string()) == 0);
+  put("fs/memory/docker/memory.limit_in_bytes", "536870912");
+  CHECK(cgroup_memory_limit((root / "proc-v1").string(), (root / "fs").string()) == 536870912);
+  // No such files, or a malformed value: no limit known.
+  put("fs/slurm/job_7/memory.max", "lots");
+  put("fs/slurm/memory.max", "max");
+  CHECK(cgroup_memory_limit((root / "proc-v2").string(), (root / "fs").string()) == 0);
+  CHECK(cgroup_memory_limit((root / "missing").string(), (root / "fs").string()) == 0);
+  fs::remove_all(root);
 }
