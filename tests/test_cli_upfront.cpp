@@ -146,6 +146,20 @@ TEST_CASE("a --max-memory limit refuses a point in the validation pass, naming i
 }
 
 #if !defined(__SANITIZE_ADDRESS__)  // AddressSanitizer cannot run under an address-space limit
+namespace {
+/// `ciosim ARGS` in the workspace under the shell limit `ulimit LIMIT` (e.g. "-v 3000000"): its exit code
+/// (the test fails unless it exited) and its stderr.
+std::pair<int, std::string> run_limited(const Workspace& w, const std::string& limit,
+                                        const std::string& args) {
+  const std::string cmd = "cd '" + w.root.string() + "' && ulimit " + limit + " && CIOSIM_DATA_DIR='" +
+                          (w.root / "data").string() + "' '" + CIOSIM_BINARY + "' " + args +
+                          " >out.txt 2>err.txt";
+  const int status = std::system(cmd.c_str());
+  REQUIRE(WIFEXITED(status));
+  return {WEXITSTATUS(status), slurp(w.root / "err.txt")};
+}
+}  // namespace
+
 TEST_CASE("running out of memory while building a distribution is one line naming the point",
           "[cli][memory]") {
   Workspace w;
@@ -155,13 +169,8 @@ TEST_CASE("running out of memory while building a distribution is one line namin
   w.write("irr.toml",
           "[run]\nalgorithm = \"block\"\nranks = 1\nplatform = \"tiny\"\n[workload]\nkind = \"irregular\"\n"
           "nx = [1024, 2000000000]\n");
-  const std::string cmd = "cd '" + w.root.string() + "' && ulimit -d 3000000 && CIOSIM_DATA_DIR='" +
-                          (w.root / "data").string() + "' '" + CIOSIM_BINARY +
-                          "' run --dry-run irr.toml --max-memory 1TB >out.txt 2>err.txt";
-  const int status = std::system(cmd.c_str());
-  REQUIRE(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 2);
-  const std::string err = slurp(w.root / "err.txt");
+  const auto [code, err] = run_limited(w, "-d 3000000", "run --dry-run irr.toml --max-memory 1TB");
+  CHECK(code == 2);
   INFO(err);
   CHECK(one_line(err));
   CHECK(contains(err, "point 2 of 2 (workload.nx=2000000000): out of memory while building the irregular"));
@@ -172,14 +181,10 @@ TEST_CASE("a point past the address-space limit (ulimit -v) is refused up front,
   Workspace w;
   // Block I/O on 1 GiB needs about 5.5 GiB: within the machine's memory, not within a 2.9 GiB address
   // space as a batch system sets it.
-  const std::string cmd = "cd '" + w.root.string() + "' && ulimit -v 3000000 && CIOSIM_DATA_DIR='" +
-                          (w.root / "data").string() + "' '" + CIOSIM_BINARY +
-                          "' run --dry-run s.toml --set workload.nx=268435456 --set workload.bx=4 --set "
-                          "run.algorithm=block >out.txt 2>err.txt";
-  const int status = std::system(cmd.c_str());
-  REQUIRE(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 2);
-  const std::string err = slurp(w.root / "err.txt");
+  const auto [code, err] = run_limited(
+      w, "-v 3000000",
+      "run --dry-run s.toml --set workload.nx=268435456 --set workload.bx=4 --set run.algorithm=block");
+  CHECK(code == 2);
   INFO(err);
   CHECK(one_line(err));
   CHECK(contains(err, "more than this process's address-space limit (ulimit -v) 2.9 GiB"));
