@@ -120,13 +120,20 @@ void ViewBasedSession::set_view(Offset displacement) {
   const int me = p_.rank();
   p_.phase("set_view");
   // §V-A: each rank decodes its view into a compact description and ships it to every aggregator.
+  // Charged as the code walks it: make_view lists every storage piece of the rank's datatype (each tuple
+  // of each replica) to learn whether memory order is file order, a datatype that is not walks them again
+  // for its access list, and the view's own tuples are serialized and mapped.
   View v = make_view(my_datatype(), in_.element_size, displacement, in_file_order_);
-  if (!in_file_order_) access_ = file_access(my_datatype(), in_.element_size);
+  std::int64_t walked = my_datatype().all_tuples();
+  if (!in_file_order_) {
+    access_ = file_access(my_datatype(), in_.element_size);
+    walked += my_datatype().all_tuples();
+  }
   const std::vector<std::int64_t> words = serialize(v);
   mine_ = ViewMap(std::move(v));
   my_pieces_ = pieces_of(mine_, me, bs_);
   group_my_pieces();
-  p_.compute(Work{0, static_cast<std::int64_t>(mine_.view().filetype.tuples.size())});
+  p_.compute(Work{0, walked + static_cast<std::int64_t>(mine_.view().filetype.tuples.size())});
   // Decision: the aggregators learn the size of each view from one Allgather of an 8-byte word.
   const std::int64_t nwords = static_cast<std::int64_t>(words.size());
   std::vector<std::int64_t> sizes(static_cast<std::size_t>(P));
