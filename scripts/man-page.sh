@@ -10,7 +10,7 @@ inc="$(mktemp)"; wrap="$(mktemp -d)"; trap 'rm -rf "$inc" "$wrap"' EXIT
 printf '#!/usr/bin/env bash\nexec -a ciosim %q "$@"\n' "$(realpath "$bin")" > "$wrap/ciosim"
 chmod +x "$wrap/ciosim"
 bin="$wrap/ciosim"
-for sub in run plan list plot merge validate calibrate capture; do
+for sub in run plan list plot merge validate calibrate capture advise; do
   "$bin" "$sub" --help >/dev/null 2>&1 || continue   # a subcommand this build does not have
   { echo "[COMMAND: $sub]"; "$bin" "$sub" --help | sed 's/^\./\\\&./'; echo; } >> "$inc"
 done
@@ -22,7 +22,8 @@ cat >> "$inc" <<'TXT'
 .B platforms/NAME.toml
 and
 .B scenarios/*.toml
-in the source tree, or PREFIX/share/ciosim once installed; $CIOSIM_DATA_DIR is searched first.
+in the source tree, or PREFIX/share/ciosim once installed; $CIOSIM_DATA_DIR is searched first. The
+README and the docs (models, techniques, validation, replay, results, ...): PREFIX/share/doc/ciosim.
 TXT
 help2man --no-info --no-discard-stderr --section 1 --name "discrete-event simulation of collective I/O on clusters" \
   --include "$inc" --output "$out" "$bin"

@@ -120,7 +120,7 @@ TEST_CASE("the man page carries every subcommand's help", "[install]") {
   const std::string text = slurp(man);
   CHECK(contains(text, ".TH CIOSIM"));
   // help2man writes each included section's name in capitals.
-  for (const char* sub : {"RUN", "PLAN", "LIST", "VALIDATE", "CALIBRATE"})
+  for (const char* sub : {"RUN", "PLAN", "LIST", "VALIDATE", "CALIBRATE", "CAPTURE", "ADVISE"})
     CHECK(contains(text, std::string(".SH \"COMMAND: ") + sub + "\""));
   CHECK(contains(text, "--dry-run"));
   CHECK(!contains(text, "Usage: /"));  // no build folder's path in the usage lines
@@ -139,6 +139,9 @@ TEST_CASE("cmake --install: the installed ciosim finds its platforms under PREFI
   CHECK(fs::is_regular_file(prefix / "share/ciosim/scenarios/quickstart.toml"));
   CHECK(fs::is_regular_file(prefix / "share/bash-completion/completions/ciosim"));
   CHECK(fs::is_regular_file(prefix / "share/ciosim/scripts/ciosim_plot.py"));
+  CHECK(fs::is_regular_file(prefix / "share/doc/ciosim/README.md"));
+  CHECK(fs::is_regular_file(prefix / "share/doc/ciosim/validation.md"));
+  CHECK(fs::is_regular_file(prefix / "share/doc/ciosim/replay.md"));
   const Output list = shell(w, "cd / && '" + (prefix / "bin/ciosim").string() + "' list");
   CHECK(list.code == 0);
   CHECK(contains(list.out, (prefix / "share/ciosim/platforms").string()));
