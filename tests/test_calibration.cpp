@@ -205,6 +205,21 @@ TEST_CASE("calibrate's fits recover the numbers the measurements were generated 
   CHECK(mpi.link_latency_s == 0);
   CHECK(mpi.link_bandwidth_Bps == Approx(6e9).epsilon(1e-6));
   CHECK(mpi.eager_threshold == 4096);
+  // With the ping-pong through fresh buffers measured (half the bandwidth), messages take its bandwidth;
+  // the latency stays the one-buffer fit's, and that bandwidth is named in the description.
+  json cold = synthetic(1e-6, 6e9, true);
+  for (double s = 65536; s <= 4194304; s *= 4)
+    cold["pingpong_fresh"].push_back({{"bytes", s},
+                                      {"iterations", 8},
+                                      {"one_way_s", {{"median", 1e-6 + s / 3e9}, {"min", 0}, {"max", 1}}}});
+  cold["pingpong_fresh_region_bytes"] = 256 << 20;
+  const PlatformFile pc = platform_from_measurements(cold, context());
+  const NetworkProfile& cmpi = network_profile(pc.spec.network_mpi, pc.spec.networks);
+  CHECK(cmpi.link_bandwidth_Bps == Approx(3e9).epsilon(1e-6));
+  CHECK(pc.spec.loopback_Bps == Approx(3e9).epsilon(1e-6));
+  CHECK(cmpi.send_overhead_s + cmpi.recv_overhead_s == Approx(1e-6).epsilon(1e-6));
+  CHECK(cmpi.description.find("(buffers not in the cache; 6000 MB/s reusing one buffer)") !=
+        std::string::npos);
   CHECK(p.pvfs.io_servers == 1);
   CHECK(p.pvfs.disk_write_Bps == Approx(1.5e9));
   CHECK(p.pvfs.disk_read_Bps == Approx(8e9).epsilon(1e-6));
