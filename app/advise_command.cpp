@@ -138,13 +138,32 @@ int advise_command(const AdviseOptions& opt) {
   if (opt.top < 1) throw config::ConfigError("--top " + std::to_string(opt.top) + ": must be at least 1");
   config::LoadOptions load;
   load.sets = opt.sets;
-  if (opt.ranks > 0) load.sets.push_back("run.ranks=" + std::to_string(opt.ranks));
+  if (opt.ranks != 0) load.sets.push_back("run.ranks=" + std::to_string(opt.ranks));  // checked as the key
   load.data_dirs = data_dirs();
   load.memory = config::memory_limit("", opt.jobs);
   // The point: the scenario as given, whatever technique(s) it names (advise tries them all).
   config::LoadOptions as_given = load;
   as_given.keep_going = true;
-  const config::Scenario base = config::load_scenario(opt.scenario, as_given);
+  // A point no technique the scenario names can serve (skipped, or refused when it is the only point) is
+  // taken as two-phase sees it: every configuration is tried below anyway.
+  config::Scenario base;
+  std::string refused;
+  try {
+    base = config::load_scenario(opt.scenario, as_given);
+    if (base.runs.empty()) refused = base.skipped.front().reason;
+  } catch (const config::ConfigError& e) {
+    refused = e.what();
+  }
+  if (!refused.empty()) {
+    config::LoadOptions two_phase = as_given;
+    two_phase.sets.push_back("run.algorithm=two-phase");
+    try {
+      base = config::load_scenario(opt.scenario, two_phase);
+    } catch (const config::ConfigError&) {
+      throw config::ConfigError(refused);  // the scenario's own reason
+    }
+    if (base.runs.empty()) throw config::ConfigError(refused);
+  }
   std::vector<std::string> points;
   for (const RunSpec& r : base.runs) {
     std::string key;
@@ -219,7 +238,7 @@ int advise_command(const AdviseOptions& opt) {
     std::ostringstream up;
     if (baseline && r.sim_time_s > 0)
       up << std::fixed << std::setprecision(2) << baseline->sim_time_s / r.sim_time_s << "x";
-    std::cout << "  " << std::setw(1) << k + 1 << "  " << seconds(r.sim_time_s) << "  " << std::setw(8)
+    std::cout << "  " << k + 1 << "  " << seconds(r.sim_time_s) << "  " << std::setw(8)
               << (up.str().empty() ? "-" : up.str()) << "  " << label(tried[order[k]]) << "\n";
   }
   if (baseline)

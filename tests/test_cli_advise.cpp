@@ -100,6 +100,14 @@ TEST_CASE("ciosim advise: configurations that cannot serve the point are listed,
   CHECK(a.out.find("cannot serve this point:\n  run.algorithm=iec: ") != std::string::npos);
   CHECK(a.out.find("run.algorithm=two-phase") != std::string::npos);
 
+  // A scenario that names only a technique that cannot serve its point still gets its advice.
+  const Output named = ws.run(
+      "advise s.toml --set run.algorithm=iec --set run.ranks=3 --set workload.bx=1 --set workload.nx=3072 -q "
+      "--out a4");
+  INFO(named.err);
+  CHECK(named.code == 0);
+  CHECK(named.out.find("cannot serve this point:\n  run.algorithm=iec: ") != std::string::npos);
+
   const Output many = ws.run("advise s.toml -q --out a2");  // the scenario sweeps workload.bx = 1, 4
   CHECK(many.code == 2);
   CHECK(
