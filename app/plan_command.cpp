@@ -197,7 +197,8 @@ CLI::App* add_plan_command(CLI::App& app, PlanOptions& o) {
       "point's IEC, two-phase (aggregators, file domains, rounds, pieces per rank; with LAP, the benefit "
       "matrix and the chosen hosts), multiple-phase (what each rank holds after each phase, what it sends, "
       "the file regions it writes) or view-based plan (the views shipped, block owners, pools)");
-  plan->add_option("SCENARIO", o.scenario, "Scenario file (TOML) whose point to show");
+  nonempty(plan->add_option("SCENARIO", o.scenario, "Scenario file (TOML) whose point to show"),
+           "a scenario file (TOML), or leave it out for --nx/--np");
   plan->add_option("--set", o.sets, "Override a parameter, as for run (repeatable)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
@@ -217,20 +218,22 @@ CLI::App* add_plan_command(CLI::App& app, PlanOptions& o) {
   given("--np", o.np, o.np_given, "Number of ranks (IEC plan)");
   given("--bx", o.bx, o.bx_given, "Block size in entries (block-cyclic; default 1)");
   given("--seed", o.seed, o.seed_given, "Random seed (irregular; default 1)");
-  plan->add_option_function<std::string>(
-          "--kind",
-          [&o](const std::string& v) {
-            o.kind = v;
-            o.kind_given = true;
-          },
-          "Distribution: block-cyclic (default) or irregular")
-      ->type_name("TEXT");
+  nonempty(plan->add_option_function<std::string>(
+                   "--kind",
+                   [&o](const std::string& v) {
+                     o.kind = v;
+                     o.kind_given = true;
+                   },
+                   "Distribution: block-cyclic (default) or irregular")
+               ->type_name("TEXT"),
+           "block-cyclic or irregular");
   plan->add_flag("--json", o.json,
                  "Print the IEC plan of every rank as JSON (entries) instead of the text view");
-  plan->add_option("--svg", o.svg,
-                   "Also draw the plan into this SVG file (IEC's and multiple-phase's memory per phase, "
-                   "view-based's blocks and pools, LAP's benefit matrix)")
-      ->type_name("FILE");
+  nonempty(plan->add_option("--svg", o.svg,
+                            "Also draw the plan into this SVG file (IEC's and multiple-phase's memory per "
+                            "phase, view-based's blocks and pools, LAP's benefit matrix)")
+               ->type_name("FILE"),
+           "an SVG file path");
   return plan;
 }
 
