@@ -16,6 +16,7 @@
 
 #include "app/cleanup.hpp"
 #include "app/commands.hpp"
+#include "config/input_files.hpp"
 #include "config/params.hpp"
 
 namespace ciosim::app {
@@ -76,7 +77,7 @@ Launcher find_launcher(const MpiOptions& opt) {
         name + " not found" + (name.find('/') == std::string::npos ? " on PATH" : "") +
         "; install an MPI launcher (Debian: apt-get install openmpi-bin) or give --mpirun PATH");
   if (!opt.hostfile.empty() && !fs::is_regular_file(opt.hostfile))
-    throw config::ConfigError("--hostfile " + opt.hostfile + " not found");
+    throw config::ConfigError(config::not_a_file("--hostfile", opt.hostfile, "a file of one host per line"));
   char templ[] = "/tmp/ciosim-mpirun-version-XXXXXX";
   const int fd = ::mkstemp(templ);
   if (fd >= 0) ::close(fd);
