@@ -137,6 +137,8 @@ struct ValidateOptions {
   /// "warm": ciosim-mpi keeps freed memory and runs each point once untimed first (the steady state the
   /// model predicts); "cold": every run timed, first-touch page faults included
   std::string memory = "warm";
+  /// the longest one MPI job (the real runs, each reference run) may take, in seconds; 0 = no limit
+  double timeout_s = 0;
   bool quiet = false;
   MpiOptions mpi;
 };

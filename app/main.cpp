@@ -178,6 +178,13 @@ int main(int argc, char** argv) {
                        "faults included")
           ->type_name("warm|cold"),
       "warm or cold");
+  app::nonempty(validate
+                    ->add_option("--timeout", val_opt.timeout_s,
+                                 "End an MPI job (the real runs of every point, or one reference run) still "
+                                 "running after this many seconds, with its ranks, and fail writing nothing "
+                                 "(default 0: no limit)")
+                    ->type_name("SECONDS"),
+                "a number of seconds, or 0 for no limit");
   validate->add_flag("--no-reference", val_opt.no_reference,
                      "Skip the MPI library's own collective write (MPI_File_write_all) of each workload");
   validate->add_flag("-q,--quiet", val_opt.quiet, "No progress messages on stderr");
