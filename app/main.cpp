@@ -64,10 +64,13 @@ int main(int argc, char** argv) {
   run->add_flag("-q,--quiet", run_opt.quiet, "No progress messages on stderr");
   run->add_flag("--dry-run", run_opt.dry_run, "Validate the scenario and list its points; simulate nothing");
   // -n is a rank count in every command (validate, calibrate): here it is --set run.ranks=N.
-  CLI::Option* run_np = run->add_option("-n,--np", run_opt.ranks, "MPI ranks (overrides run.ranks)");
-  run->add_option("-j,--jobs", run_opt.jobs,
-                  "Simulate N points at once, each in its own process (default 1); results are the same")
-      ->type_name("N");
+  CLI::Option* run_np = app::nonempty(
+      run->add_option("-n,--np", run_opt.ranks, "MPI ranks (overrides run.ranks)"), "a number of ranks");
+  app::nonempty(run->add_option("-j,--jobs", run_opt.jobs,
+                                "Simulate N points at once, each in its own process (default 1); results are "
+                                "the same")
+                    ->type_name("N"),
+                "a number of points, 1 to 256");
   run->add_flag(
       "--resume", run_opt.resume,
       "Keep the points already finished in --out (same scenario and configuration) and run the rest");
@@ -146,9 +149,11 @@ int main(int argc, char** argv) {
       "validate", "Run a scenario in simulation and on real MPI; compare files, call traces and times");
   app::nonempty(validate->add_option("SCENARIO", val_opt.scenario, "Scenario file (TOML)")->required(),
                 scenario_file);
-  CLI::Option* val_np = validate->add_option("-n,--np", val_opt.ranks, "MPI ranks (overrides run.ranks)");
-  validate->add_option("--repeat", val_opt.repeat,
-                       "Repetitions of every real run; times are medians (default 5)");
+  CLI::Option* val_np = app::nonempty(
+      validate->add_option("-n,--np", val_opt.ranks, "MPI ranks (overrides run.ranks)"), "a number of ranks");
+  app::nonempty(validate->add_option("--repeat", val_opt.repeat,
+                                     "Repetitions of every real run; times are medians (default 5)"),
+                "a number of repetitions, >= 1");
   app::nonempty(
       validate
           ->add_option("--out", val_opt.out, "Output directory (default: results/<scenario name>-validate)")
@@ -194,7 +199,9 @@ int main(int argc, char** argv) {
   CLI::App* calibrate = app.add_subcommand(
       "calibrate",
       "Measure this machine with real MPI and write a platform file that run and validate accept");
-  calibrate->add_option("-n,--np", cal_opt.ranks, "MPI ranks of the measurements (>= 2; default 2)");
+  app::nonempty(
+      calibrate->add_option("-n,--np", cal_opt.ranks, "MPI ranks of the measurements (>= 2; default 2)"),
+      "a number of ranks, >= 2");
   app::nonempty(
       calibrate->add_option("--out", cal_opt.out, "Platform file to write (default: platforms/local.toml)")
           ->type_name("FILE"),
@@ -211,12 +218,16 @@ int main(int argc, char** argv) {
           ->add_option("--measurements", cal_opt.measurements, "Also save the raw measurements (JSON) here")
           ->type_name("FILE"),
       "a file path");
-  calibrate->add_option("--runs", cal_opt.runs,
-                        "Independent measurement jobs, merged (median of the runs; default 1): runs differ "
-                        "far more than repetitions within one");
-  calibrate->add_option("--max-spread", cal_opt.max_spread,
-                        "With --runs >= 2, refuse when a key term's largest / smallest run exceeds this "
-                        "(default 2)");
+  app::nonempty(
+      calibrate->add_option("--runs", cal_opt.runs,
+                            "Independent measurement jobs, merged (median of the runs; default 1): runs "
+                            "differ far more than repetitions within one"),
+      "a number of runs, 1 to 100");
+  app::nonempty(
+      calibrate->add_option("--max-spread", cal_opt.max_spread,
+                            "With --runs >= 2, refuse when a key term's largest / smallest run exceeds "
+                            "this (default 2)"),
+      "a ratio >= 1");
   calibrate->add_flag("--quick", cal_opt.quick,
                       "Fewer repetitions and smaller sizes (seconds, less accurate)");
   calibrate->add_flag("-q,--quiet", cal_opt.quiet, "No progress messages on stderr");

@@ -202,17 +202,21 @@ CLI::App* add_plan_command(CLI::App& app, PlanOptions& o) {
   plan->add_option("--set", o.sets, "Override a parameter, as for run (repeatable)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
-  plan->add_option("--point", o.point, "The point to show, 1-based (needed when the scenario sweeps)");
-  plan->add_option("--rounds", o.rounds, "Two-phase: rounds shown per aggregator (default 4)");
+  nonempty(
+      plan->add_option("--point", o.point, "The point to show, 1-based (needed when the scenario sweeps)"),
+      "a point's number, from 1");
+  nonempty(plan->add_option("--rounds", o.rounds, "Two-phase: rounds shown per aggregator (default 4)"),
+           "a number of rounds, >= 0");
   const auto given = [&](const char* name, std::int64_t& value, bool& flag, const char* help) {
-    plan->add_option_function<std::int64_t>(
-            name,
-            [&value, &flag](const std::int64_t& v) {
-              value = v;
-              flag = true;
-            },
-            help)
-        ->type_name("INT");
+    nonempty(plan->add_option_function<std::int64_t>(
+                     name,
+                     [&value, &flag](const std::int64_t& v) {
+                       value = v;
+                       flag = true;
+                     },
+                     help)
+                 ->type_name("INT"),
+             "an integer");
   };
   given("--nx", o.nx, o.nx_given, "Entries of the global vector (IEC plan)");
   given("--np", o.np, o.np_given, "Number of ranks (IEC plan)");

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <sstream>
 
 #include "app/commands.hpp"
@@ -78,7 +79,9 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& o) {
            "svg or png");
   plot->add_flag("--timeline", o.timeline,
                  "Draw a point's timeline (run with --timeline chrome) as a Gantt chart: gantt-N.svg/.png");
-  plot->add_option("--point", o.point, "The point --timeline draws (default 1)")->check(CLI::PositiveNumber);
+  nonempty(plot->add_option("--point", o.point, "The point --timeline draws (default 1)"),
+           "a point's number, from 1")
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   return plot;
 }
 
