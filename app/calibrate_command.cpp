@@ -10,12 +10,15 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
+#include "app/cleanup.hpp"
 #include "app/commands.hpp"
 #include "app/machine.hpp"
 #include "app/mpi_launch.hpp"
+#include "app/staged_file.hpp"
 #include "config/calibration.hpp"
 #include "config/platform_file.hpp"
 
@@ -75,6 +78,13 @@ int calibrate_command(const CalibrateOptions& opt) {
                               " is not valid: use letters, digits, '.', '_' and '-'");
   if (!opt.work_dir.empty() && !fs::is_directory(opt.work_dir, ec))
     throw config::ConfigError("--work-dir " + opt.work_dir + " is not a directory");
+  // A signal removes the temporaries below and ends the MPI job (app/cleanup.hpp). Both outputs are
+  // checked before anything is measured (a FIFO given as --measurements used to block calibrate forever
+  // after the measurements), and each replaces its target only when whole.
+  install_cleanup_handlers();
+  StagedFile platform_out("--out", out);
+  std::optional<StagedFile> measurements_out;
+  if (!opt.measurements.empty()) measurements_out.emplace("--measurements", opt.measurements);
   const Launcher launcher = find_launcher(opt.mpi);
   const fs::path program = mpi_binary();
 
@@ -84,11 +94,13 @@ int calibrate_command(const CalibrateOptions& opt) {
   const fs::path tmp = fs::absolute(templ);
   struct Cleanup {
     fs::path dir;
+    int slot;
     ~Cleanup() {
       std::error_code e;
       fs::remove_all(dir, e);
+      forget_temporary(slot);
     }
-  } cleanup{tmp};
+  } cleanup{tmp, remember_temporary_tree(tmp.string())};
 
   std::vector<nlohmann::json> runs;
   const double load_before = load_average();
@@ -176,21 +188,12 @@ int calibrate_command(const CalibrateOptions& opt) {
       ".\n# Every value's \"_source\" says how it was measured. Rerun calibrate to refresh it.\n" +
       config::platform_toml(pf, "");
   (void)config::parse_platform(text, out.string());  // what we write must load
-  const fs::path staged = tmp / "platform.toml";
-  {
-    std::ofstream f(staged, std::ios::binary);
-    f << text;
-    f.close();
-    if (!f) throw std::runtime_error("cannot write " + staged.string());
+  platform_out.write(text);
+  if (measurements_out) {
+    measurements_out->write(raw);
+    measurements_out->commit();
   }
-  if (!opt.measurements.empty()) {
-    std::ofstream f(opt.measurements, std::ios::binary);
-    f << raw;
-    f.close();
-    if (!f) throw std::runtime_error("cannot write " + opt.measurements);
-  }
-  fs::copy_file(staged, tmp / "final.toml");
-  fs::rename(tmp / "final.toml", out);  // same directory: atomic
+  platform_out.commit();  // same directory: atomic
   const auto& s = pf.spec;
   const NetworkProfile& mpi = s.networks.front();
   std::cout << "platform " << name << " -> " << out.string() << "\n"

@@ -45,8 +45,10 @@ CLI::App* add_capture_command(CLI::App& app, CaptureOptions& o) {
   CLI::App* c = app.add_subcommand(
       "capture",
       "Record an MPI application's MPI-IO calls: ciosim capture [--out DIR] -- mpiexec -n P ./app ...");
-  c->add_option("--out", o.out, "Folder of the capture (default ciosim-capture; must not exist or be empty)")
-      ->type_name("DIR");
+  nonempty(c->add_option("--out", o.out,
+                         "Folder of the capture (default ciosim-capture; must not exist or be empty)")
+               ->type_name("DIR"),
+           "a new or empty folder");
   c->add_option("COMMAND", o.command, "The launch command of the application, after --")->required();
   return c;
 }

@@ -13,7 +13,8 @@
 
 namespace CLI {
 class App;
-}
+class Option;
+}  // namespace CLI
 
 namespace ciosim::app {
 
@@ -29,6 +30,10 @@ std::string slurp(const std::filesystem::path& p);
 std::filesystem::path first_file(const std::vector<std::filesystem::path>& candidates,
                                  const std::string& what, const std::string& advice);
 
+/// `opt` refuses an empty value (where a name, a path or a choice is meant) while the command line is parsed:
+/// "NAME is empty; give `valid`", exit 2, before anything is read or written. Returns `opt`.
+CLI::Option* nonempty(CLI::Option* opt, const std::string& valid);
+
 /// `text` word-wrapped to `width` columns, every line but the first indented by `indent` spaces.
 std::string wrap(const std::string& text, std::size_t indent, std::size_t width = 100);
 
@@ -38,8 +43,7 @@ std::string parameter_help(const std::vector<config::Param>& params);
 struct RunOptions {
   std::string scenario;
   std::vector<std::string> sets;
-  std::string out;                        ///< "" = results/<scenario name>
-  bool out_given = false;                 ///< --out was on the command line (so "" is an error)
+  std::string out;                        ///< "" = results/<scenario name> (--out "" is refused)
   std::string export_file;                ///< "" = none
   std::string effective_format = "toml";  ///< "toml" or "json"
   bool quiet = false;                     ///< no progress on stderr
@@ -148,6 +152,8 @@ struct ValidateOptions {
   /// "warm": ciosim-mpi keeps freed memory and runs each point once untimed first (the steady state the
   /// model predicts); "cold": every run timed, first-touch page faults included
   std::string memory = "warm";
+  /// the longest one MPI job (the real runs, each reference run) may take, in seconds; 0 = no limit
+  double timeout_s = 0;
   bool quiet = false;
   MpiOptions mpi;
 };

@@ -31,37 +31,46 @@ int main(int argc, char** argv) {
 
   app::RunOptions run_opt;
   CLI::App* run = app.add_subcommand("run", "Simulate every point of a scenario and write its results");
-  run->add_option("SCENARIO", run_opt.scenario, "Scenario file (TOML)")->required();
+  const std::string scenario_file = "a scenario file (TOML) or a shipped scenario's name";
+  app::nonempty(run->add_option("SCENARIO", run_opt.scenario, "Scenario file (TOML)")->required(),
+                scenario_file);
   run->add_option("--set", run_opt.sets,
                   "Override a parameter: KEY=VALUE, VALUE in TOML syntax or a bare word; an array sweeps "
                   "(e.g. --set workload.bx=[1,2,4] --set network.mpi=fast-ethernet). Repeatable.")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
-  CLI::Option* run_out =
-      run->add_option("--out", run_opt.out,
-                      "Output directory (default: results/<scenario name>); in an existing results directory "
-                      "only the files ciosim writes are replaced")
-          ->type_name("DIR");
-  run->add_option("--export-file", run_opt.export_file,
-                  "Write the simulated file here (single-point scenarios only)")
-      ->type_name("PATH");
-  run->add_option("--effective-format", run_opt.effective_format,
-                  "Format of the saved effective configuration: toml or json")
-      ->type_name("FORMAT");
-  run->add_option("--timeline,--trace", run_opt.timeline,
-                  "Also write each point's timeline (every rank's phases and calls, every message, server "
-                  "request and disk operation) as FORMAT: chrome (timeline-N.json, for Perfetto or "
-                  "chrome://tracing) or paje (timeline-N.paje, for pj_dump or ViTE); repeat or give "
-                  "chrome,paje for both")
-      ->type_name("FORMAT")
-      ->allow_extra_args(false);
+  app::nonempty(run->add_option("--out", run_opt.out,
+                                "Output directory (default: results/<scenario name>); in an existing results "
+                                "directory only the files ciosim writes are replaced")
+                    ->type_name("DIR"),
+                "a directory");
+  app::nonempty(run->add_option("--export-file", run_opt.export_file,
+                                "Write the simulated file here (single-point scenarios only)")
+                    ->type_name("PATH"),
+                "a file path");
+  app::nonempty(run->add_option("--effective-format", run_opt.effective_format,
+                                "Format of the saved effective configuration: toml or json")
+                    ->type_name("FORMAT"),
+                "toml or json");
+  app::nonempty(
+      run->add_option("--timeline,--trace", run_opt.timeline,
+                      "Also write each point's timeline (every rank's phases and calls, every message, "
+                      "server request and disk operation) as FORMAT: chrome (timeline-N.json, for "
+                      "Perfetto or chrome://tracing) or paje (timeline-N.paje, for pj_dump or ViTE); "
+                      "repeat or give chrome,paje for both")
+          ->type_name("FORMAT")
+          ->allow_extra_args(false),
+      "chrome, paje or chrome,paje");
   run->add_flag("-q,--quiet", run_opt.quiet, "No progress messages on stderr");
   run->add_flag("--dry-run", run_opt.dry_run, "Validate the scenario and list its points; simulate nothing");
   // -n is a rank count in every command (validate, calibrate): here it is --set run.ranks=N.
-  CLI::Option* run_np = run->add_option("-n,--np", run_opt.ranks, "MPI ranks (overrides run.ranks)");
-  run->add_option("-j,--jobs", run_opt.jobs,
-                  "Simulate N points at once, each in its own process (default 1); results are the same")
-      ->type_name("N");
+  CLI::Option* run_np = app::nonempty(
+      run->add_option("-n,--np", run_opt.ranks, "MPI ranks (overrides run.ranks)"), "a number of ranks");
+  app::nonempty(run->add_option("-j,--jobs", run_opt.jobs,
+                                "Simulate N points at once, each in its own process (default 1); results are "
+                                "the same")
+                    ->type_name("N"),
+                "a number of points, 1 to 256");
   run->add_flag(
       "--resume", run_opt.resume,
       "Keep the points already finished in --out (same scenario and configuration) and run the rest");
@@ -71,13 +80,18 @@ int main(int argc, char** argv) {
   run->add_flag("--no-reuse", run_opt.no_reuse,
                 "Simulate every point; by default a point that differs from an earlier one only in "
                 "network.mpi takes that one's results when it made no MPI call (the same simulation)");
-  run->add_option("--max-memory", run_opt.max_memory,
-                  "Refuse before simulating any point whose estimated memory, times -j, exceeds SIZE "
-                  "(e.g. 8GiB; default: this machine's memory)")
-      ->type_name("SIZE");
-  run->add_option("--shard", run_opt.shard,
-                  "Run only shard I of N: points I, I+N, I+2N, ... (I from 1 to N); join with ciosim merge")
-      ->type_name("I/N");
+  app::nonempty(
+      run->add_option("--max-memory", run_opt.max_memory,
+                      "Refuse before simulating any point whose estimated memory, times -j, exceeds "
+                      "SIZE (e.g. 8GiB; default: this machine's memory)")
+          ->type_name("SIZE"),
+      "a size such as 8GiB");
+  app::nonempty(
+      run->add_option(
+             "--shard", run_opt.shard,
+             "Run only shard I of N: points I, I+N, I+2N, ... (I from 1 to N); join with ciosim merge")
+          ->type_name("I/N"),
+      "I/N, e.g. 1/4");
   std::vector<std::filesystem::path> dirs;
   try {
     dirs = app::data_dirs();
@@ -95,9 +109,11 @@ int main(int argc, char** argv) {
   bool list_keys = false;
   list->add_flag("--keys", list_keys, "Only the parameter keys, one per line (for scripts and completion)");
   std::string list_choices;
-  list->add_option("--choices", list_choices,
-                   "Only the values KEY takes, one per line, when it is a choice (for completion)")
-      ->type_name("KEY");
+  app::nonempty(
+      list->add_option("--choices", list_choices,
+                       "Only the values KEY takes, one per line, when it is a choice (for completion)")
+          ->type_name("KEY"),
+      "a parameter key, as ciosim list --keys prints");
   app::PlotOptions plot_opt;
   CLI::App* plot = app::add_plot_command(app, plot_opt);
   app::CaptureOptions capture_opt;
@@ -108,16 +124,23 @@ int main(int argc, char** argv) {
   app::MergeOptions merge_opt;
   CLI::App* merge =
       app.add_subcommand("merge", "Join the results folders of a sweep's shards (run --shard I/N) into one");
-  merge->add_option("OUT", merge_opt.out, "Output directory of the whole sweep")->required();
-  merge->add_option("SHARD_DIR", merge_opt.shards, "The results folder of every shard")->required();
+  app::nonempty(merge->add_option("OUT", merge_opt.out, "Output directory of the whole sweep")->required(),
+                "a directory");
+  app::nonempty(
+      merge->add_option("SHARD_DIR", merge_opt.shards, "The results folder of every shard")->required(),
+      "a shard's results folder");
   merge->add_flag("-q,--quiet", merge_opt.quiet, "No message on stderr");
 
   const auto add_mpi_options = [](CLI::App* cmd, app::MpiOptions& m) {
-    cmd->add_option("--mpirun", m.mpirun,
-                    "MPI launcher, a name on PATH or a path (default: the one ciosim-mpi was built for)")
-        ->type_name("PATH");
-    cmd->add_option("--hostfile", m.hostfile, "Run the MPI jobs on these hosts (default: this machine only)")
-        ->type_name("FILE");
+    app::nonempty(
+        cmd->add_option("--mpirun", m.mpirun,
+                        "MPI launcher, a name on PATH or a path (default: the one ciosim-mpi was built for)")
+            ->type_name("PATH"),
+        "a launcher's name on PATH or its path");
+    app::nonempty(cmd->add_option("--hostfile", m.hostfile,
+                                  "Run the MPI jobs on these hosts (default: this machine only)")
+                      ->type_name("FILE"),
+                  "a host file");
     cmd->add_option("--mpirun-arg", m.extra_args,
                     "An extra launcher argument (repeatable), e.g. --mpirun-arg=--mca")
         ->type_name("ARG")
@@ -126,30 +149,49 @@ int main(int argc, char** argv) {
   app::ValidateOptions val_opt;
   CLI::App* validate = app.add_subcommand(
       "validate", "Run a scenario in simulation and on real MPI; compare files, call traces and times");
-  validate->add_option("SCENARIO", val_opt.scenario, "Scenario file (TOML)")->required();
-  CLI::Option* val_np = validate->add_option("-n,--np", val_opt.ranks, "MPI ranks (overrides run.ranks)");
-  validate->add_option("--repeat", val_opt.repeat,
-                       "Repetitions of every real run; times are medians (default 5)");
-  validate->add_option("--out", val_opt.out, "Output directory (default: results/<scenario name>-validate)")
-      ->type_name("DIR");
+  app::nonempty(validate->add_option("SCENARIO", val_opt.scenario, "Scenario file (TOML)")->required(),
+                scenario_file);
+  CLI::Option* val_np = app::nonempty(
+      validate->add_option("-n,--np", val_opt.ranks, "MPI ranks (overrides run.ranks)"), "a number of ranks");
+  app::nonempty(validate->add_option("--repeat", val_opt.repeat,
+                                     "Repetitions of every real run; times are medians (default 5)"),
+                "a number of repetitions, >= 1");
+  app::nonempty(
+      validate
+          ->add_option("--out", val_opt.out, "Output directory (default: results/<scenario name>-validate)")
+          ->type_name("DIR"),
+      "a directory");
   validate->add_option("--set", val_opt.sets, "Override a parameter, as for run (repeatable)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
-  validate
-      ->add_option("--work-dir", val_opt.work_dir,
-                   "Directory of the file the real runs write (default: a temporary one next to --out)")
-      ->type_name("DIR");
-  validate
-      ->add_option(
-          "--placement", val_opt.placement,
-          "Ranks' hosts in the simulation: 'real' = as the real run placed them (default), 'platform' "
-          "= rank r on node r / cores_per_node")
-      ->type_name("real|platform");
-  validate
-      ->add_option("--memory", val_opt.memory,
-                   "Real runs: 'warm' = memory kept and one untimed run first, the steady state the model "
-                   "predicts (default); 'cold' = every run timed, first-touch page faults included")
-      ->type_name("warm|cold");
+  app::nonempty(
+      validate
+          ->add_option("--work-dir", val_opt.work_dir,
+                       "Directory of the file the real runs write (default: a temporary one next to "
+                       "--out)")
+          ->type_name("DIR"),
+      "a directory");
+  app::nonempty(validate
+                    ->add_option("--placement", val_opt.placement,
+                                 "Ranks' hosts in the simulation: 'real' = as the real run placed them "
+                                 "(default), 'platform' = rank r on node r / cores_per_node")
+                    ->type_name("real|platform"),
+                "real or platform");
+  app::nonempty(
+      validate
+          ->add_option("--memory", val_opt.memory,
+                       "Real runs: 'warm' = memory kept and one untimed run first, the steady state "
+                       "the model predicts (default); 'cold' = every run timed, first-touch page "
+                       "faults included")
+          ->type_name("warm|cold"),
+      "warm or cold");
+  app::nonempty(validate
+                    ->add_option("--timeout", val_opt.timeout_s,
+                                 "End an MPI job (the real runs of every point, or one reference run) still "
+                                 "running after this many seconds, with its ranks, and fail writing nothing "
+                                 "(default 0: no limit)")
+                    ->type_name("SECONDS"),
+                "a number of seconds, or 0 for no limit");
   validate->add_flag("--no-reference", val_opt.no_reference,
                      "Skip the MPI library's own collective write (MPI_File_write_all) of each workload");
   validate->add_flag("-q,--quiet", val_opt.quiet, "No progress messages on stderr");
@@ -159,22 +201,35 @@ int main(int argc, char** argv) {
   CLI::App* calibrate = app.add_subcommand(
       "calibrate",
       "Measure this machine with real MPI and write a platform file that run and validate accept");
-  calibrate->add_option("-n,--np", cal_opt.ranks, "MPI ranks of the measurements (>= 2; default 2)");
-  calibrate->add_option("--out", cal_opt.out, "Platform file to write (default: platforms/local.toml)")
-      ->type_name("FILE");
-  calibrate->add_option("--name", cal_opt.name, "Platform name (default: the file's stem)");
-  calibrate
-      ->add_option("--work-dir", cal_opt.work_dir,
-                   "Directory of the test files (default: a temporary one next to --out)")
-      ->type_name("DIR");
-  calibrate->add_option("--measurements", cal_opt.measurements, "Also save the raw measurements (JSON) here")
-      ->type_name("FILE");
-  calibrate->add_option("--runs", cal_opt.runs,
-                        "Independent measurement jobs, merged (median of the runs; default 1): runs differ "
-                        "far more than repetitions within one");
-  calibrate->add_option("--max-spread", cal_opt.max_spread,
-                        "With --runs >= 2, refuse when a key term's largest / smallest run exceeds this "
-                        "(default 2)");
+  app::nonempty(
+      calibrate->add_option("-n,--np", cal_opt.ranks, "MPI ranks of the measurements (>= 2; default 2)"),
+      "a number of ranks, >= 2");
+  app::nonempty(
+      calibrate->add_option("--out", cal_opt.out, "Platform file to write (default: platforms/local.toml)")
+          ->type_name("FILE"),
+      "a platform file path (TOML)");
+  app::nonempty(calibrate->add_option("--name", cal_opt.name, "Platform name (default: the file's stem)"),
+                "a platform name");
+  app::nonempty(calibrate
+                    ->add_option("--work-dir", cal_opt.work_dir,
+                                 "Directory of the test files (default: a temporary one next to --out)")
+                    ->type_name("DIR"),
+                "a directory");
+  app::nonempty(
+      calibrate
+          ->add_option("--measurements", cal_opt.measurements, "Also save the raw measurements (JSON) here")
+          ->type_name("FILE"),
+      "a file path");
+  app::nonempty(
+      calibrate->add_option("--runs", cal_opt.runs,
+                            "Independent measurement jobs, merged (median of the runs; default 1): runs "
+                            "differ far more than repetitions within one"),
+      "a number of runs, 1 to 100");
+  app::nonempty(
+      calibrate->add_option("--max-spread", cal_opt.max_spread,
+                            "With --runs >= 2, refuse when a key term's largest / smallest run exceeds "
+                            "this (default 2)"),
+      "a ratio >= 1");
   calibrate->add_flag("--quick", cal_opt.quick,
                       "Fewer repetitions and smaller sizes (seconds, less accurate)");
   calibrate->add_flag("-q,--quiet", cal_opt.quiet, "No progress messages on stderr");
@@ -195,7 +250,6 @@ int main(int argc, char** argv) {
     return fail(2, std::string(e.what()) + " (see ciosim --help)");
   }
   val_opt.ranks_given = val_np->count() > 0;
-  run_opt.out_given = run_out->count() > 0;
   if (run_np->count() > 0) run_opt.sets.push_back("run.ranks=" + std::to_string(run_opt.ranks));
 
   try {

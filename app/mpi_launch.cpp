@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +17,7 @@
 
 #include "app/cleanup.hpp"
 #include "app/commands.hpp"
+#include "config/input_files.hpp"
 #include "config/params.hpp"
 
 namespace ciosim::app {
@@ -76,7 +78,7 @@ Launcher find_launcher(const MpiOptions& opt) {
         name + " not found" + (name.find('/') == std::string::npos ? " on PATH" : "") +
         "; install an MPI launcher (Debian: apt-get install openmpi-bin) or give --mpirun PATH");
   if (!opt.hostfile.empty() && !fs::is_regular_file(opt.hostfile))
-    throw config::ConfigError("--hostfile " + opt.hostfile + " not found");
+    throw config::ConfigError(config::not_a_file("--hostfile", opt.hostfile, "a file of one host per line"));
   char templ[] = "/tmp/ciosim-mpirun-version-XXXXXX";
   const int fd = ::mkstemp(templ);
   if (fd >= 0) ::close(fd);
@@ -123,7 +125,7 @@ std::vector<std::string> launch_command(const Launcher& l, int np, const MpiOpti
   return argv;
 }
 
-LaunchResult run_logged(const std::vector<std::string>& argv, const fs::path& log) {
+LaunchResult run_logged(const std::vector<std::string>& argv, const fs::path& log, double timeout_s) {
   const int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (out < 0) throw std::runtime_error("cannot create " + log.string() + ": " + std::strerror(errno));
   std::vector<char*> args;
@@ -152,11 +154,31 @@ LaunchResult run_logged(const std::vector<std::string>& argv, const fs::path& lo
   ::close(out);
   ::setpgid(pid, pid);  // as the child does, whichever runs first
   add_running_child(-pid);
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  const auto since = [](clock::time_point t) {
+    return std::chrono::duration<double>(clock::now() - t).count();
+  };
+  clock::time_point term_sent{};
+  bool timed_out = false, killed = false;
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  for (;;) {
+    const pid_t w = ::waitpid(pid, &status, timeout_s > 0 ? WNOHANG : 0);
+    if (w == pid || (w < 0 && errno != EINTR)) break;
+    if (w != 0) continue;  // interrupted
+    if (timeout_s > 0 && !timed_out && since(start) > timeout_s) {
+      timed_out = true;
+      term_sent = clock::now();
+      ::kill(-pid, SIGTERM);  // Open MPI's mpirun passes it on to the ranks and exits
+    } else if (timed_out && !killed && since(term_sent) > 2) {
+      killed = true;
+      ::kill(-pid, SIGKILL);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   remove_running_child(-pid);
   LaunchResult r;
+  r.timed_out = timed_out;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.output = slurp(log);
   return r;

@@ -44,13 +44,17 @@ std::vector<std::string> launch_command(const Launcher& l, int np, const MpiOpti
                                         const std::vector<std::string>& program);
 
 struct LaunchResult {
-  int exit_code = 0;   ///< the launcher's exit status (128 + signal if it was killed)
-  std::string output;  ///< stdout and stderr, interleaved
+  int exit_code = 0;       ///< the launcher's exit status (128 + signal if it was killed)
+  std::string output;      ///< stdout and stderr, interleaved
+  bool timed_out = false;  ///< it ran past the limit and was ended
 };
 
 /// Runs `argv` with stdin from /dev/null and stdout+stderr captured into `log` (a file path), and
-/// returns its exit status and output. Throws std::runtime_error if it cannot be started.
-LaunchResult run_logged(const std::vector<std::string>& argv, const std::filesystem::path& log);
+/// returns its exit status and output. Throws std::runtime_error if it cannot be started. With
+/// `timeout_s` > 0, a run still going after that many seconds is ended with its process group (the
+/// launcher and the ranks it started): SIGTERM, then SIGKILL 2 s later; `timed_out` is then true.
+LaunchResult run_logged(const std::vector<std::string>& argv, const std::filesystem::path& log,
+                        double timeout_s = 0);
 
 /// "a b 'c d'" (for messages).
 std::string shell_join(const std::vector<std::string>& argv);

@@ -197,40 +197,47 @@ CLI::App* add_plan_command(CLI::App& app, PlanOptions& o) {
       "point's IEC, two-phase (aggregators, file domains, rounds, pieces per rank; with LAP, the benefit "
       "matrix and the chosen hosts), multiple-phase (what each rank holds after each phase, what it sends, "
       "the file regions it writes) or view-based plan (the views shipped, block owners, pools)");
-  plan->add_option("SCENARIO", o.scenario, "Scenario file (TOML) whose point to show");
+  nonempty(plan->add_option("SCENARIO", o.scenario, "Scenario file (TOML) whose point to show"),
+           "a scenario file (TOML), or leave it out for --nx/--np");
   plan->add_option("--set", o.sets, "Override a parameter, as for run (repeatable)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
-  plan->add_option("--point", o.point, "The point to show, 1-based (needed when the scenario sweeps)");
-  plan->add_option("--rounds", o.rounds, "Two-phase: rounds shown per aggregator (default 4)");
+  nonempty(
+      plan->add_option("--point", o.point, "The point to show, 1-based (needed when the scenario sweeps)"),
+      "a point's number, from 1");
+  nonempty(plan->add_option("--rounds", o.rounds, "Two-phase: rounds shown per aggregator (default 4)"),
+           "a number of rounds, >= 0");
   const auto given = [&](const char* name, std::int64_t& value, bool& flag, const char* help) {
-    plan->add_option_function<std::int64_t>(
-            name,
-            [&value, &flag](const std::int64_t& v) {
-              value = v;
-              flag = true;
-            },
-            help)
-        ->type_name("INT");
+    nonempty(plan->add_option_function<std::int64_t>(
+                     name,
+                     [&value, &flag](const std::int64_t& v) {
+                       value = v;
+                       flag = true;
+                     },
+                     help)
+                 ->type_name("INT"),
+             "an integer");
   };
   given("--nx", o.nx, o.nx_given, "Entries of the global vector (IEC plan)");
   given("--np", o.np, o.np_given, "Number of ranks (IEC plan)");
   given("--bx", o.bx, o.bx_given, "Block size in entries (block-cyclic; default 1)");
   given("--seed", o.seed, o.seed_given, "Random seed (irregular; default 1)");
-  plan->add_option_function<std::string>(
-          "--kind",
-          [&o](const std::string& v) {
-            o.kind = v;
-            o.kind_given = true;
-          },
-          "Distribution: block-cyclic (default) or irregular")
-      ->type_name("TEXT");
+  nonempty(plan->add_option_function<std::string>(
+                   "--kind",
+                   [&o](const std::string& v) {
+                     o.kind = v;
+                     o.kind_given = true;
+                   },
+                   "Distribution: block-cyclic (default) or irregular")
+               ->type_name("TEXT"),
+           "block-cyclic or irregular");
   plan->add_flag("--json", o.json,
                  "Print the IEC plan of every rank as JSON (entries) instead of the text view");
-  plan->add_option("--svg", o.svg,
-                   "Also draw the plan into this SVG file (IEC's and multiple-phase's memory per phase, "
-                   "view-based's blocks and pools, LAP's benefit matrix)")
-      ->type_name("FILE");
+  nonempty(plan->add_option("--svg", o.svg,
+                            "Also draw the plan into this SVG file (IEC's and multiple-phase's memory per "
+                            "phase, view-based's blocks and pools, LAP's benefit matrix)")
+               ->type_name("FILE"),
+           "an SVG file path");
   return plan;
 }
 

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <sstream>
 
 #include "app/commands.hpp"
@@ -41,29 +42,46 @@ std::string find_python() {
 CLI::App* add_plot_command(CLI::App& app, PlotOptions& o) {
   CLI::App* plot = app.add_subcommand(
       "plot", "Draw a results folder (matplotlib): a sweep's curves and each run's phase bars, SVG and PNG");
-  plot->add_option("RESULTS", o.results, "A results folder of ciosim run, or its results.json")->required();
-  plot->add_option("--kind", o.kind,
-                   "auto (default: the sweep's curves when a numeric key varies, phase bars up to 40 runs), "
-                   "sweep, phases or all");
-  plot->add_option("--x", o.x, "Key on the x axis (default: the numeric swept key with most values)");
-  plot->add_option(
-      "--y", o.y,
-      "Value on the y axis (default: sim_time_s; e.g. phase:write, or op:write for an operation sequence's "
-      "total of its writes)");
-  plot->add_option("--group", o.group, "Key whose values are separate lines (repeatable)")
-      ->allow_extra_args(false);
-  plot->add_option("--panels", o.panels, "Key whose values are separate panels (repeatable)")
-      ->allow_extra_args(false);
-  plot->add_option("--where", o.where, "Only the runs with KEY=VALUE (repeatable)")
-      ->type_name("KEY=VALUE")
-      ->allow_extra_args(false);
-  plot->add_option("--logx", o.logx, "auto (default: when the key doubles), on or off");
-  plot->add_option("--logy", o.logy, "auto (default: when the values span 30x), on or off");
-  plot->add_option("--out", o.out, "Folder for the pictures (default: the results folder)")->type_name("DIR");
-  plot->add_option("--format", o.formats, "svg or png (repeatable; default both)")->allow_extra_args(false);
+  nonempty(plot->add_option("RESULTS", o.results, "A results folder of ciosim run, or its results.json")
+               ->required(),
+           "a results folder or its results.json");
+  nonempty(
+      plot->add_option("--kind", o.kind,
+                       "auto (default: the sweep's curves when a numeric key varies, phase bars up to 40 "
+                       "runs), sweep, phases or all"),
+      "auto, sweep, phases or all");
+  nonempty(
+      plot->add_option("--x", o.x, "Key on the x axis (default: the numeric swept key with most values)"),
+      "a parameter key");
+  nonempty(plot->add_option("--y", o.y,
+                            "Value on the y axis (default: sim_time_s; e.g. phase:write, or op:write for an "
+                            "operation sequence's total of its writes)"),
+           "a value such as sim_time_s or phase:write");
+  nonempty(plot->add_option("--group", o.group, "Key whose values are separate lines (repeatable)")
+               ->allow_extra_args(false),
+           "a parameter key");
+  nonempty(plot->add_option("--panels", o.panels, "Key whose values are separate panels (repeatable)")
+               ->allow_extra_args(false),
+           "a parameter key");
+  nonempty(plot->add_option("--where", o.where, "Only the runs with KEY=VALUE (repeatable)")
+               ->type_name("KEY=VALUE")
+               ->allow_extra_args(false),
+           "KEY=VALUE");
+  nonempty(plot->add_option("--logx", o.logx, "auto (default: when the key doubles), on or off"),
+           "auto, on or off");
+  nonempty(plot->add_option("--logy", o.logy, "auto (default: when the values span 30x), on or off"),
+           "auto, on or off");
+  nonempty(plot->add_option("--out", o.out, "Folder for the pictures (default: the results folder)")
+               ->type_name("DIR"),
+           "a directory");
+  nonempty(plot->add_option("--format", o.formats, "svg or png (repeatable; default both)")
+               ->allow_extra_args(false),
+           "svg or png");
   plot->add_flag("--timeline", o.timeline,
                  "Draw a point's timeline (run with --timeline chrome) as a Gantt chart: gantt-N.svg/.png");
-  plot->add_option("--point", o.point, "The point --timeline draws (default 1)")->check(CLI::PositiveNumber);
+  nonempty(plot->add_option("--point", o.point, "The point --timeline draws (default 1)"),
+           "a point's number, from 1")
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   return plot;
 }
 

@@ -123,7 +123,6 @@ int run_command(const RunOptions& opt) {
     print_points(s, shard);
     return 0;
   }
-  if (opt.out_given && opt.out.empty()) throw config::ConfigError("--out is empty; give a directory");
   if (!opt.export_file.empty() && (opt.resume || !shard.whole()))
     throw config::ConfigError(
         "--export-file cannot be combined with --resume or --shard (run the point alone)");

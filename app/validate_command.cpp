@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -82,10 +83,12 @@ struct MpiRun {
   nlohmann::json timings;
 };
 
-/// Starts ciosim-mpi run on the scenario; throws PointFailed with the log's tail if it produced nothing.
+/// Starts ciosim-mpi run on the scenario; throws PointFailed with the log's tail if it produced nothing, and
+/// std::runtime_error (which stops validate, a reference run's failure included) when it ran past --timeout.
+/// `what` names the job in that message ("the real runs").
 MpiRun launch(const Launcher& l, const ValidateOptions& opt, int ranks, const std::vector<std::string>& sets,
               const std::vector<std::string>& launcher_args, const std::vector<std::string>& extra,
-              const fs::path& out, const fs::path& log, std::string* command) {
+              const fs::path& out, const fs::path& log, std::string* command, const std::string& what) {
   std::vector<std::string> program{mpi_binary().string(), "run", opt.scenario};
   for (const auto& s : sets) program.insert(program.end(), {"--set", s});
   program.insert(program.end(), {"--repeat", std::to_string(opt.repeat), "--memory", opt.memory, "--out",
@@ -93,7 +96,13 @@ MpiRun launch(const Launcher& l, const ValidateOptions& opt, int ranks, const st
   program.insert(program.end(), extra.begin(), extra.end());
   const std::vector<std::string> argv = launch_command(l, ranks, opt.mpi, launcher_args, program);
   if (command) *command = shell_join(argv);
-  const LaunchResult r = run_logged(argv, log);
+  const LaunchResult r = run_logged(argv, log, opt.timeout_s);
+  if (r.timed_out) {
+    throw std::runtime_error("the MPI job of " + what + " ran past --timeout " +
+                             config::format_double(opt.timeout_s) +
+                             " s and was ended with its ranks; nothing written (give a larger --timeout, or "
+                             "0 for no limit)");
+  }
   std::error_code ec;
   if (!fs::exists(out / "results.json", ec))
     throw PointFailed("the MPI run failed (exit " + std::to_string(r.exit_code) +
@@ -171,6 +180,9 @@ int validate_command(const ValidateOptions& opt) {
   if (opt.ranks_given && opt.ranks < 1)
     throw config::ConfigError("-n must be >= 1, got " + std::to_string(opt.ranks));
   config::check_memory_mode("--memory", opt.memory);
+  if (!(opt.timeout_s >= 0) || !std::isfinite(opt.timeout_s))
+    throw config::ConfigError("--timeout must be a number of seconds >= 0 (0: no limit), got " +
+                              config::format_double(opt.timeout_s));
   if (opt.placement != "real" && opt.placement != "platform")
     throw config::ConfigError(
         "--placement must be 'real' (as the real run placed the ranks) or 'platform' "
@@ -240,7 +252,7 @@ int validate_command(const ValidateOptions& opt) {
   const MpiRun real = launch(launcher, opt, ranks, load.sets, {},
                              {"--trace-dir", (ws / "mpi-traces").string(), "--export-dir",
                               (ws / "mpi-files").string(), "--work-dir", work.string()},
-                             ws / "mpi", ws / "mpi.log", &rep.command);
+                             ws / "mpi", ws / "mpi.log", &rep.command, "the real runs");
   if (real.results.size() != s.runs.size())
     throw PointFailed("ciosim-mpi reported " + std::to_string(real.results.size()) + " runs for " +
                       std::to_string(s.runs.size()) + " points");
@@ -293,9 +305,10 @@ int validate_command(const ValidateOptions& opt) {
     for (const auto& [label, args] : reference_kinds(launcher)) {
       say("running the reference MPI_File_write_all (" + label + ")");
       try {
-        refs.emplace_back(label, launch(launcher, opt, ranks, load.sets, args,
-                                        {"--reference", label, "--work-dir", work.string()},
-                                        ws / ("ref-" + label), ws / ("ref-" + label + ".log"), nullptr));
+        refs.emplace_back(
+            label, launch(launcher, opt, ranks, load.sets, args,
+                          {"--reference", label, "--work-dir", work.string()}, ws / ("ref-" + label),
+                          ws / ("ref-" + label + ".log"), nullptr, "the reference run (" + label + ")"));
         ref_errors.emplace_back();
       } catch (const PointFailed& e) {
         refs.emplace_back(label, std::nullopt);

@@ -39,6 +39,19 @@ bool one_line(const std::string& s) {
   return std::count(s.begin(), s.end(), '\n') == 1;
 }
 
+/// The live processes whose command line holds `text`, from /proc.
+std::vector<pid_t> processes_naming(const std::string& text) {
+  std::vector<pid_t> out;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmdline = slurp(e.path() / "cmdline");  // empty for a zombie
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (contains(cmdline, text)) out.push_back(std::stoi(name));
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("ciosim run DIR/effective-config.toml reproduces a lists scenario byte for byte", "[cli][config]") {
@@ -228,6 +241,37 @@ TEST_CASE("a stopped ciosim validate leaves no temporary workspace and no MPI ru
     if (e.path().filename().string()[0] == '.') hidden.push_back(e.path().filename().string());
   CHECK(hidden == std::vector<std::string>{});
 }
+
+#ifdef CIOSIM_MPI_BINARY
+TEST_CASE("validate --timeout ends an MPI job that runs past it, with its ranks, and writes nothing",
+          "[cli][safety]") {
+  Workspace w;
+  // 1000 repetitions of IEC at Bx = 1 on 4 MiB over 2 ranks: several seconds on MPI, ended after 1 s.
+  const auto start = std::chrono::steady_clock::now();
+  const Output r = w.run(std::string("validate '") + CIOSIM_SOURCE_DIR +
+                         "/scenarios/quickstart.toml' -q -n 2 --repeat 1000 --timeout 1 --out v "
+                         "--set run.algorithm=iec --set workload.bx=1 --set platform.cores_per_node=2 "
+                         "</dev/null");
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  INFO(r.err);
+  CHECK(r.code == 1);
+  CHECK(one_line(r.err));
+  CHECK(contains(r.err, "ciosim: error: the MPI job of the real runs ran past --timeout 1 s and was ended"));
+  CHECK(took < 30);
+  CHECK_FALSE(fs::exists(w.root / "v"));
+  std::vector<std::string> hidden;
+  for (const auto& e : fs::directory_iterator(w.root))
+    if (e.path().filename().string()[0] == '.') hidden.push_back(e.path().filename().string());
+  CHECK(hidden == std::vector<std::string>{});
+  // Neither the launcher nor a rank (each names the workspace on its command line) is left running.
+  std::vector<pid_t> left = processes_naming(w.root.string());
+  for (int i = 0; i < 100 && !left.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    left = processes_naming(w.root.string());
+  }
+  CHECK(left == std::vector<pid_t>{});
+}
+#endif
 
 TEST_CASE("run.payload = elided is refused before anything runs where it cannot be used", "[cli][config]") {
   Workspace w;
