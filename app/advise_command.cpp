@@ -111,19 +111,27 @@ CLI::App* add_advise_command(CLI::App& app, AdviseOptions& o) {
       "advise",
       "Which technique and hints to use for a scenario's point (a captured trace or any workload) on its "
       "platform: simulates each technique and the hints that matter, prints the best");
-  c->add_option("SCENARIO", o.scenario, "Scenario file (TOML) or a shipped scenario's name")->required();
+  nonempty(
+      c->add_option("SCENARIO", o.scenario, "Scenario file (TOML) or a shipped scenario's name")->required(),
+      "a scenario file (TOML) or a shipped scenario's name");
   c->add_option("--set", o.sets, "Override a parameter, key=value (repeatable); the result must be one point")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
-  c->add_option("-n,--np", o.ranks, "MPI ranks (overrides run.ranks)");
-  c->add_option("--out", o.out,
-                "Results folder of the configurations tried (default results/<scenario>-advice)")
-      ->type_name("DIR");
-  c->add_option("-j,--jobs", o.jobs, "Simulate N configurations at once (default 1)")->type_name("N");
-  c->add_option("--budget", o.budget,
-                "At most N configurations (default 48): every technique's defaults first, then hints")
-      ->type_name("N");
-  c->add_option("--top", o.top, "Print the best K (default 5)")->type_name("K");
+  nonempty(c->add_option("-n,--np", o.ranks, "MPI ranks (overrides run.ranks)"), "a number of ranks");
+  nonempty(c->add_option("--out", o.out,
+                         "Results folder of the configurations tried (default results/<scenario>-advice)")
+               ->type_name("DIR"),
+           "a directory");
+  nonempty(
+      c->add_option("-j,--jobs", o.jobs, "Simulate N configurations at once (default 1)")->type_name("N"),
+      "a number of configurations, 1 to 256");
+  nonempty(
+      c->add_option("--budget", o.budget,
+                    "At most N configurations (default 48): every technique's defaults first, then hints")
+          ->type_name("N"),
+      "a number of configurations, 1 to 10000");
+  nonempty(c->add_option("--top", o.top, "Print the best K (default 5)")->type_name("K"),
+           "a number of configurations, >= 1");
   c->add_flag("-q,--quiet", o.quiet, "No progress messages on stderr");
   return c;
 }

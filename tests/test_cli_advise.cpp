@@ -114,4 +114,11 @@ TEST_CASE("ciosim advise: configurations that cannot serve the point are listed,
       many.err.find("advise needs one point (any techniques); scenario small has 2 besides run.algorithm") !=
       std::string::npos);
   CHECK_FALSE(fs::exists(ws.root / "a2"));
+  const Output empty = ws.run("advise s.toml --out ''");
+  CHECK(empty.code == 2);
+  CHECK(empty.err.find("--out is empty; give a directory") != std::string::npos);
+  const Output budget = ws.run("advise s.toml --set workload.bx=1 --budget 0 --out a5");
+  CHECK(budget.code == 2);
+  CHECK(budget.err.find("--budget 0: the configurations tried must be 1 to 10000") != std::string::npos);
+  CHECK_FALSE(fs::exists(ws.root / "a5"));
 }
