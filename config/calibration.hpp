@@ -7,15 +7,18 @@
 //  - memcpy_Bps from memcpy; tuple_cost_s = time of pack() per 1-entry tuple minus its copy;
 //    romio_piece_s (when measured) = the MPI library's MPI_File_write_all under ROMIO through one
 //    aggregator, the time in 4-byte pieces minus that in 64 KiB pieces of the same bytes, per extra piece;
-//  - MPI: one custom network profile NAME-mpi. With ranks 0 and 1 on one host the ping-pong measures
+//  - MPI: one custom network profile NAME-mpi. The bandwidth is the ping-pong's through buffers that are
+//    not in the cache when measured (as a run's large messages go), the latency the one-buffer ping-pong's.
+//    With ranks 0 and 1 on one host the ping-pong measures
 //    shared memory: loopback_Bps = the fitted bandwidth and the one-way latency is charged as host
 //    overheads (o_s = o_r = L/2, link latency 0), so a lone message costs L + S/B on a loopback and on a
 //    link alike. Across hosts the latency goes to the links (L/2 per NIC link), overheads 0;
 //  - PVFS becomes the local file system: one I/O server on its own host whose disk is the page cache
 //    (disk_write_Bps from all ranks writing at once, disk_read_Bps from rank 0 reading back), per-request
 //    overhead = the intercept of the write-time fit, per-region overhead from list writes, stripe and flow
-//    buffer = the smallest call size reaching 90% of the fitted write bandwidth; the I/O network is a
-//    custom profile NAME-io at memcpy speed with no latency (moving data into the kernel is a copy).
+//    buffer = the smallest call size reaching 90% of the fitted write bandwidth (on one host also [local]:
+//    the node's disk behind its page cache, with the collective open and close timed apart); the I/O network
+//    is a custom profile NAME-io at memcpy speed with no latency (moving data into the kernel is a copy).
 #pragma once
 
 #include <nlohmann/json.hpp>
