@@ -205,6 +205,7 @@ TEST_CASE("a point past the address-space limit (ulimit -v) is refused up front,
 }
 #endif
 
+#ifdef CIOSIM_MPI_BINARY  // a validate needs the MPI backend
 TEST_CASE("a stopped ciosim validate leaves no temporary workspace and no MPI run behind", "[cli][safety]") {
   Workspace w;
   // A validate whose MPI run takes a while (IEC, Bx = 1, 4 MiB on 2 ranks, 3 repetitions), stopped by
@@ -242,7 +243,6 @@ TEST_CASE("a stopped ciosim validate leaves no temporary workspace and no MPI ru
   CHECK(hidden == std::vector<std::string>{});
 }
 
-#ifdef CIOSIM_MPI_BINARY
 TEST_CASE("validate --timeout ends an MPI job that runs past it, with its ranks, and writes nothing",
           "[cli][safety]") {
   Workspace w;
