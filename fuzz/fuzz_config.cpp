@@ -1,9 +1,14 @@
-// libFuzzer target over the scenario, platform and lists parsers (docs/fuzzing.md).
-// The first byte picks the parser, the rest is the file's text:
+// libFuzzer target over the scenario, platform, lists, partition, graph and capture readers
+// (docs/fuzzing.md). The first byte picks the parser, the rest is the file's text:
 //   0: a scenario (run.platform names resolve in the source tree's platforms/, relative paths from its
 //      scenarios/ folder), expanded into its points as `ciosim run --dry-run` does;
 //   1: a platform file;
-//   2: a lists file (workload.file), used by a one-point block scenario sized from its tuples.
+//   2: a lists file (workload.file), used by a one-point block scenario sized from its tuples;
+//   3: a partition file (workload.partition), read for as many nodes as it has lines, into 1 + (its first
+//      byte % 64) ranks: an accepted one has an owner in [0, ranks) for every node;
+//   4: a METIS graph file (workload.graph), read for the node count its header gives: an accepted one is a
+//      valid CSR graph (offsets rising from 0, neighbours in [0, nodes));
+//   5: a captured rank's calls (rank-0.txt of a one-rank capture folder): accepted or refused.
 // Every input must either be refused with a one-line ConfigError or std::invalid_argument (what ciosim
 // reports as a one-line error, exit 2), or be accepted; an accepted input's effective configuration (for a
 // platform: its TOML) must load back, from another folder, to the same points (the same platform). Any
@@ -11,16 +16,21 @@
 #include <toml++/toml.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "config/capture_trace.hpp"
+#include "config/metis_partition.hpp"
 #include "config/params.hpp"
 #include "config/platform_file.hpp"
 #include "config/scenario.hpp"
+#include "config/workload.hpp"
 
 namespace {
 
@@ -142,20 +152,98 @@ void lists_round_trip(const std::string& text) {
   scenario_round_trip(scenario, "/tmp/fuzz-lists.toml", options());
 }
 
+/// A scratch file of this process holding `text`.
+std::string scratch(const std::string& name, const std::string& text) {
+  const std::string file = "/tmp/ciosim-fuzz-" + std::to_string(::getpid()) + "-" + name;
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << text;
+  return file;
+}
+
+/// Runs `read`; a refusal must be one line (ConfigError or std::invalid_argument); returns whether it
+/// accepted the input.
+template <typename Read>
+bool accepted(Read read) {
+  try {
+    read();
+    return true;
+  } catch (const ConfigError& e) {
+    check_refusal(e.what());
+  } catch (const std::invalid_argument& e) {
+    check_refusal(e.what());
+  }
+  return false;
+}
+
+void partition_read(const std::string& text) {
+  if (text.empty()) return;
+  const int ranks = 1 + static_cast<unsigned char>(text[0]) % 64;
+  const std::string body = text.substr(1);
+  const std::int64_t nodes = std::clamp<std::int64_t>(
+      static_cast<std::int64_t>(std::count(body.begin(), body.end(), '\n')), 1, 1 << 20);
+  const std::string file = scratch("partition", body);
+  std::vector<int> owners;
+  if (!accepted([&] { owners = read_partition(file, nodes, ranks); })) return;
+  if (static_cast<std::int64_t>(owners.size()) != nodes)
+    finding("an accepted partition has " + std::to_string(owners.size()) + " owners for " +
+            std::to_string(nodes) + " nodes");
+  for (const int o : owners)
+    if (o < 0 || o >= ranks) finding("an accepted partition names rank " + std::to_string(o));
+}
+
+void graph_read(const std::string& text) {
+  std::int64_t nodes = 1;
+  std::istringstream head(text);
+  std::string line;
+  while (std::getline(head, line))  // the header's node count, past comments, so that some are accepted
+    if (!line.empty() && line[0] != '%') {
+      std::istringstream(line) >> nodes;
+      break;
+    }
+  nodes = std::clamp<std::int64_t>(nodes, 1, 1 << 20);
+  const std::string file = scratch("graph", text);
+  CsrGraph g;
+  if (!accepted([&] { g = read_metis_graph(file, nodes); })) return;
+  if (g.nodes() != nodes || g.xadj.front() != 0 ||
+      static_cast<std::size_t>(g.xadj.back()) != g.adjncy.size() ||
+      !std::is_sorted(g.xadj.begin(), g.xadj.end()))
+    finding("an accepted graph is not a CSR graph of " + std::to_string(nodes) + " nodes");
+  for (const std::int32_t v : g.adjncy)
+    if (v < 0 || v >= nodes) finding("an accepted graph names node " + std::to_string(v));
+}
+
+void trace_read(const std::string& text) {
+  namespace fs = std::filesystem;
+  const fs::path dir = "/tmp/ciosim-fuzz-capture-" + std::to_string(::getpid());
+  fs::create_directories(dir);
+  std::ofstream(dir / "trace.json", std::ios::trunc)
+      << R"({"format": "ciosim-trace", "version": 1, "ranks": 1, "hosts": ["a"], "program": "p"})";
+  std::ofstream(dir / "rank-0.txt", std::ios::binary | std::ios::trunc) << text;
+  (void)accepted([&] { (void)read_capture(dir); });
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;
   const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
-  switch (data[0] % 3) {
+  switch (data[0] % 6) {
     case 0:
       scenario_round_trip(text, kSource + "/scenarios/fuzz.toml", options());
       break;
     case 1:
       platform_round_trip(text);
       break;
-    default:
+    case 2:
       lists_round_trip(text);
+      break;
+    case 3:
+      partition_read(text);
+      break;
+    case 4:
+      graph_read(text);
+      break;
+    default:
+      trace_read(text);
   }
   return 0;
 }
