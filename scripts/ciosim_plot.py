@@ -64,8 +64,21 @@ def read_json(path, what, key):
     return doc
 
 
+def completeness(doc):
+    """What a results.json lacks, for the figures' titles: "partial: D of T points" while a sweep is
+    unfinished (or was stopped), "N points skipped" when --keep-going left points out; "" when whole."""
+    notes = []
+    if doc.get("partial"):
+        notes.append(f"partial: {doc.get('points_done', '?')} of {doc.get('points_total', '?')} points")
+    skipped = doc.get("skipped")
+    if isinstance(skipped, list) and skipped:
+        notes.append(f"{len(skipped)} point{'s' if len(skipped) != 1 else ''} skipped")
+    return "; ".join(notes)
+
+
 def load_results(path):
-    """(scenario name, runs, folder) of a results folder or its results.json; BadInput otherwise."""
+    """(scenario name, runs, folder, completeness) of a results folder or its results.json; BadInput
+    otherwise."""
     folder = path
     if os.path.isdir(path):
         path = os.path.join(path, "results.json")
@@ -76,7 +89,7 @@ def load_results(path):
     doc = read_json(path, "results.json", "runs")
     if not doc["runs"]:
         raise BadInput(f"{path} holds no runs")
-    return str(doc.get("scenario", "")), doc["runs"], folder
+    return str(doc.get("scenario", "")), doc["runs"], folder, completeness(doc)
 
 
 def run_keys(run):
@@ -533,7 +546,10 @@ def main(argv):
 
     ap.error = error
     args = ap.parse_args(argv)
-    scenario, runs, folder = load_results(args.results)
+    scenario, runs, folder, lacking = load_results(args.results)
+    if lacking:
+        print(f"ciosim plot: {args.results}: {lacking}: the figures show the points that are there",
+              file=sys.stderr)
     out = args.out or folder
     if not os.path.isdir(out):
         raise BadInput(f"--out {out}: not a directory")
@@ -565,6 +581,8 @@ def main(argv):
     title = f"{scenario}" if scenario else "ciosim results"
     if conds:
         title += " (" + ", ".join(f"{k}={v}" for k, v in conds) + ")"
+    if lacking:
+        title += f" [{lacking}]"
 
     want_sweep = args.kind in ("sweep", "all", "auto")
     x, group, panels = choose_layout(rows, args)

@@ -463,6 +463,31 @@ TEST_CASE("ciosim plan SCENARIO shows view-based's shipped views, block owners a
   CHECK_FALSE(fs::exists(w.root / "big.svg"));
 }
 
+TEST_CASE("ciosim plot marks a partial sweep and skipped points in its titles") {
+  Workspace w;
+  REQUIRE(w.run("run -q s.toml --out res").code == 0);
+  // As a stopped sweep leaves it (app/sweep_folder.hpp): "partial", points done and total.
+  auto j = nlohmann::ordered_json::parse(slurp(w.root / "res/results.json"));
+  j["runs"].erase(j["runs"].begin() + 2, j["runs"].end());
+  nlohmann::ordered_json marked;
+  marked["partial"] = true;
+  marked["points_done"] = 2;
+  marked["points_total"] = 4;
+  for (auto& [k, v] : j.items()) marked[k] = v;
+  w.write("res/results.json", marked.dump(2));
+  const Output p = w.run("plot res --format svg --kind phases");
+  INFO(p.err);
+  REQUIRE(p.code == 0);
+  CHECK(contains(p.err, "partial: 2 of 4 points: the figures show the points that are there"));
+  CHECK(contains(slurp(w.root / "res/phases.svg"), "[partial: 2 of 4 points]"));
+  // --keep-going's skipped points.
+  REQUIRE(w.run("run -q --keep-going s.toml --set run.ranks=3 --set workload.nx=3072 --out skip").code == 0);
+  const Output k = w.run("plot skip --format svg --kind phases");
+  INFO(k.err);
+  REQUIRE(k.code == 0);
+  CHECK(contains(slurp(w.root / "skip/phases.svg"), "2 points skipped]"));
+}
+
 TEST_CASE("ciosim plot --timeline draws a point's run as a Gantt chart") {
   Workspace w;
   REQUIRE(w.run("run -q s.toml --out res --timeline chrome").code == 0);
