@@ -336,6 +336,25 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
       };
       own("open", "MPI_File_open", lo.open_overhead_s);
       own("close", "MPI_File_close reached together", lo.close_overhead_s);
+      // A write call's own cost apart from adding pages to the cache: 4-byte calls over cached pages give
+      // the call, one page's calls into new pages minus over cached ones what adding pages costs a call.
+      if (m.contains("small_writes")) {
+        const json& sw = m.at("small_writes");
+        const double small = median_of(sw.at("small_s"));
+        const double fresh = median_of(sw.at("new_pages_s")), cached = median_of(sw.at("cached_pages_s"));
+        lo.request_overhead_s = small;
+        for (auto& [k, v] : src)
+          if (k == "local.request_overhead_s_source")
+            v = "MPI_File_write_at of " + std::to_string(sw.at("small_bytes").get<std::int64_t>()) +
+                " bytes over pages already cached, rank 0 alone, per call (" +
+                std::to_string(sw.at("small_calls").get<std::int64_t>()) + " calls, median of repetitions; " +
+                how + ")";
+        lo.new_pages_call_s = std::max(0.0, fresh - cached);
+        src.emplace_back("local.new_pages_call_s_source",
+                         "MPI_File_write_at of one page into new pages (" + fmt("%.3g", fresh * 1e6) +
+                             " us a call) minus over the same pages cached (" + fmt("%.3g", cached * 1e6) +
+                             " us), rank 0 alone (" + how + ")");
+      }
       lo.disk_write_Bps = agg;
       src.emplace_back(
           "local.disk_write_Bps_source",

@@ -140,6 +140,8 @@ const Field kFields[] = {
     {"local", "open_overhead_s", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.local.open_overhead_s; }},
     {"local", "close_overhead_s", Kind::Real, 0, false,
      [](PlatformSpec& p) -> Ref { return &p.local.close_overhead_s; }},
+    {"local", "new_pages_call_s", Kind::Real, 0, false,
+     [](PlatformSpec& p) -> Ref { return &p.local.new_pages_call_s; }},
     CIOSIM_PAGE_CACHE_FIELDS(local, "page_cache_", cache),
 };
 #undef CIOSIM_PAGE_CACHE_FIELDS
@@ -190,6 +192,9 @@ constexpr LaterKey kLaterKeys[] = {
     {"local.region_overhead_s", "local.request_overhead_s", ""},
     {"local.open_overhead_s", "local.request_overhead_s", ""},
     {"local.close_overhead_s", "local.request_overhead_s", ""},
+    {"local.new_pages_call_s", "",
+     "0, a write call costs request_overhead_s whether it adds pages to the page cache or not, as before the "
+     "key existed"},
     {"filesystem.close", "", "local, each rank closes on its own, as before the key existed"},
     {"pvfs.server_placement", "", "dedicated, servers on hosts of their own, as before the key existed"},
     CIOSIM_LATER_DISK(pvfs),
@@ -745,6 +750,9 @@ constexpr KeyDoc kKeyDocs[] = {
     {"local.open_overhead_s", "seconds",
      "a rank's time in a collective MPI_File_open: the MPI-IO library's set-up and the system call"},
     {"local.close_overhead_s", "seconds", "a rank's time in a collective MPI_File_close reached together"},
+    {"local.new_pages_call_s", "seconds",
+     "with a page cache: the extra time of a write call that adds pages to it (block reservation, page "
+     "allocation), inside the inode lock"},
 };
 #undef CIOSIM_PAGE_CACHE_DOCS
 

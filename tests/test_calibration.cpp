@@ -276,6 +276,21 @@ TEST_CASE("calibrate's fits recover the numbers the measurements were generated 
   const PlatformFile timed = platform_from_measurements(waits, context());
   CHECK(timed.spec.local.open_overhead_s == Approx(4.8e-4));
   CHECK(timed.spec.local.close_overhead_s == Approx(1.5e-4));
+  // Small writes measured: the call's own cost from 4-byte calls over cached pages, and what a call that
+  // adds pages costs more; without them, the write intercept and nothing more.
+  CHECK(timed.spec.local.new_pages_call_s == 0);
+  waits["small_writes"] = {{"page_bytes", 4096},
+                           {"calls", 4096},
+                           {"new_pages_s", {{"median", 3.1e-6}, {"min", 3e-6}, {"max", 4e-6}}},
+                           {"cached_pages_s", {{"median", 1.5e-6}, {"min", 1.4e-6}, {"max", 2e-6}}},
+                           {"small_bytes", 4},
+                           {"small_calls", 65536},
+                           {"small_s", {{"median", 7.3e-7}, {"min", 7e-7}, {"max", 9e-7}}}};
+  const PlatformFile split = platform_from_measurements(waits, context());
+  CHECK(split.spec.local.request_overhead_s == Approx(7.3e-7));
+  CHECK(split.spec.local.new_pages_call_s == Approx(1.6e-6));
+  CHECK(split.spec.pvfs.request_overhead_s == Approx(5e-6).epsilon(1e-6));  // the PVFS model's as before
+  CHECK(parse_platform(platform_toml(split, ""), "s.toml").spec.local.new_pages_call_s == Approx(1.6e-6));
   const PlatformFile timed_back = parse_platform(platform_toml(timed, ""), "t.toml");
   CHECK(timed_back.spec.local.open_overhead_s == Approx(4.8e-4));
   CHECK(timed_back.spec.local.close_overhead_s == Approx(1.5e-4));

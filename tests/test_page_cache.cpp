@@ -352,3 +352,22 @@ TEST_CASE("local page cache: small writes of two ranks to one file take turns, c
   });
   CHECK(test::phase_time(r, "write") == Approx(2.0 * calls * (3e-6 + bytes / kCopyBps)));
 }
+
+TEST_CASE("local page cache: a write call that adds pages costs new_pages_call_s more, inside the lock",
+          "[model][cache]") {
+  // Two ranks, 1,024 writes of 4 bytes each into one page apiece (rank r's calls fill page r): only each
+  // rank's first call adds a page. All 2,048 calls take turns.
+  constexpr int calls = 1024;
+  RunSpec s = test::filesystem_spec("local", 2, 1);
+  s.platform.cores_per_node = 2;
+  s.platform.cpu_cores = 2;
+  s.platform.local.cache = cache_of(1e9);
+  s.platform.local.request_overhead_s = 7e-7;
+  s.platform.local.new_pages_call_s = 1.6e-6;
+  const std::vector<std::byte> data(4, std::byte{7});
+  const RunResult r = sim::run_with(s, [&](Process& p) {
+    p.phase("write");
+    for (int k = 0; k < calls; ++k) p.write_at(p.rank() * 4096 + 4 * k, data);
+  });
+  CHECK(test::phase_time(r, "write") == Approx(2.0 * calls * (7e-7 + 4 / kCopyBps) + 2 * 1.6e-6));
+}

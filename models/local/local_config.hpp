@@ -20,6 +20,8 @@ struct LocalDiskConfig {
   double open_overhead_s = 2e-5;      ///< a rank's time in a collective open of a file on it (the MPI-IO
                                       ///< library's set-up and the system call), s
   double close_overhead_s = 2e-5;     ///< a rank's time in a collective close the ranks reach together, s
+  double new_pages_call_s = 0;        ///< with a page cache: the extra time of a write call that adds pages
+                                ///< to it (block reservation, page allocation), inside the inode lock, s
 };
 
 }  // namespace ciosim

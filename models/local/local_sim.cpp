@@ -95,7 +95,8 @@ void LocalDiskSim::write(int rank, std::span<const Extent> regions, std::span<co
       // The call's own work (finding and allocating the page cache's pages, the checks) is done under the
       // lock too: ext4's buffered write takes it before generic_perform_write, which does both.
       const std::scoped_lock inode(*inode_lock_);
-      sg4::this_actor::sleep_for(call);
+      const bool adds = !cache_->state().misses(e.offset, e.length).empty();
+      sg4::this_actor::sleep_for(call + (adds ? cfg_.new_pages_call_s : 0));
       cache_->write(e.offset, e.length);
     } else {
       sg4::this_actor::sleep_for(call);
