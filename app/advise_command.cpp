@@ -23,6 +23,7 @@
 #include "app/sweep_folder.hpp"
 #include "config/params.hpp"
 #include "config/resources.hpp"
+#include "config/results.hpp"
 #include "config/scenario.hpp"
 
 namespace ciosim::app {
@@ -56,16 +57,19 @@ std::vector<Candidate> candidates(const RunSpec& base) {
   std::vector<std::vector<Candidate>> variants;
   const int P = base.ranks;
   const auto mib = [](int m) { return std::to_string(static_cast<std::int64_t>(m) << 20); };
+  // The MPI library's default collective write: with its own cost per piece when the platform has it,
+  // else ROMIO's two-phase with its default hints.
+  const bool library = base.platform.romio_piece_s > 0;
   for (const TechniqueInfo& t : techniques()) {
     if (t.layout != FileLayout::Logical) continue;  // not the application's file
-    defaults.push_back({{{"run.algorithm", t.name}}, false});
+    defaults.push_back({{{"run.algorithm", t.name}}, t.name == "two-phase" && !library});
     std::vector<Candidate> v;
     const auto add = [&](std::vector<std::pair<std::string, std::string>> keys) {
       keys.insert(keys.begin(), {"run.algorithm", t.name});
       v.push_back({std::move(keys), false});
     };
     if (t.name == "two-phase") {
-      if (base.platform.romio_piece_s > 0)
+      if (library)
         defaults.push_back({{{"run.algorithm", "two-phase"}, {"run.cpu_charge", "library"}}, true});
       add({{"hints.cb_config_list", "*:*"}});  // every rank an aggregator
       for (int k : powers_below(2, P))
@@ -84,10 +88,6 @@ std::vector<Candidate> candidates(const RunSpec& base) {
     }
     variants.push_back(std::move(v));
   }
-  // Without the library's own charge on this platform, its default collective write is two-phase.
-  if (std::none_of(defaults.begin(), defaults.end(), [](const Candidate& c) { return c.baseline; }))
-    for (Candidate& c : defaults)
-      if (c.keys.size() == 1 && c.keys[0].second == "two-phase") c.baseline = true;
   std::vector<Candidate> out = defaults;
   for (std::size_t round = 0;; ++round) {
     bool any = false;
@@ -96,12 +96,6 @@ std::vector<Candidate> candidates(const RunSpec& base) {
     if (!any) break;
   }
   return out;
-}
-
-std::string seconds(double s) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(6) << s;
-  return o.str();
 }
 
 }  // namespace
@@ -137,9 +131,10 @@ CLI::App* add_advise_command(CLI::App& app, AdviseOptions& o) {
 }
 
 int advise_command(const AdviseOptions& opt) {
-  if (opt.jobs < 1 || opt.jobs > 256)
+  if (opt.jobs < 1 || opt.jobs > kMaxJobs)
     throw config::ConfigError("-j " + std::to_string(opt.jobs) +
-                              ": the configurations simulated at once must be 1 to 256");
+                              ": the configurations simulated at once must be 1 to " +
+                              std::to_string(kMaxJobs));
   if (opt.budget < 1 || opt.budget > 10000)
     throw config::ConfigError("--budget " + std::to_string(opt.budget) +
                               ": the configurations tried must be 1 to 10000");
@@ -246,7 +241,7 @@ int advise_command(const AdviseOptions& opt) {
     std::ostringstream up;
     if (baseline && r.sim_time_s > 0)
       up << std::fixed << std::setprecision(2) << baseline->sim_time_s / r.sim_time_s << "x";
-    std::cout << "  " << k + 1 << "  " << seconds(r.sim_time_s) << "  " << std::setw(8)
+    std::cout << "  " << k + 1 << "  " << config::fixed(r.sim_time_s) << "  " << std::setw(8)
               << (up.str().empty() ? "-" : up.str()) << "  " << label(tried[order[k]]) << "\n";
   }
   if (baseline)
@@ -255,7 +250,7 @@ int advise_command(const AdviseOptions& opt) {
         << (base_it->keys.size() > 1
                 ? " (the MPI library's MPI_File_write_all: ROMIO's two-phase and its cost per piece)"
                 : " (ROMIO's two-phase with its default hints, as the MPI library's MPI_File_write_all)")
-        << ", " << seconds(baseline->sim_time_s) << " s\n";
+        << ", " << config::fixed(baseline->sim_time_s) << " s\n";
   std::cout << "\nwhere the time goes:\n";
   for (std::size_t k = 0; k < shown; ++k)
     if (!runs[order[k]].bottleneck.empty())

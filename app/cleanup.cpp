@@ -28,10 +28,8 @@ struct Slot {
   char path[kPathMax] = {};
 };
 
-constexpr int kChildren = 256;  // the most points simulated at once (run -j)
-
 Slot g_slots[kSlots];
-std::atomic<pid_t> g_children[kChildren];
+std::atomic<pid_t> g_children[kMaxJobs];
 std::atomic<bool> g_installed{false};
 std::atomic<int> g_wake_fd{-1};
 std::atomic<int> g_pending{0};
@@ -148,7 +146,7 @@ void add_running_child(pid_t pid) {
     pid_t none = 0;
     if (c.compare_exchange_strong(none, pid)) return;
   }
-  throw std::runtime_error("too many simulations at once (" + std::to_string(kChildren) + ")");
+  throw std::runtime_error("too many simulations at once (" + std::to_string(kMaxJobs) + ")");
 }
 
 void remove_running_child(pid_t pid) {

@@ -29,6 +29,9 @@ int remember_temporary_tree(const std::string& path);
 /// The path no longer needs removing (it was renamed into place or removed).
 void forget_temporary(int slot);
 
+/// The most children simulating at once (`run -j`, `advise -j`): the size of the table of running children.
+inline constexpr int kMaxJobs = 256;
+
 /// The children simulating points (one, or several with `run -j N`), killed if a signal stops the parent.
 /// A negative id -g is the process group g (an MPI launcher and the ranks it started).
 void add_running_child(pid_t pid);

@@ -29,8 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kMaxJobs = 256;  ///< -j: at most this many simulations at once (app/cleanup.cpp's table)
-
 /// Each point writes its timeline into the output's staging directory: timeline-N.json / .paje, N the
 /// point's 1-based number, zero-padded to the width of the point count.
 void stage_timelines(OutputDir& out, const std::vector<std::string>& formats, std::vector<RunSpec>& runs) {

@@ -307,9 +307,28 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
       LocalDiskConfig& lo = p.local;
       lo.node = 0;
       src.emplace_back("local.node_source", "the one host of the measuring ranks");
-      lo.request_overhead_s = wfit.intercept;
-      src.emplace_back("local.request_overhead_s_source",
-                       "as pvfs.request_overhead_s: the write call's intercept");
+      // A write call's own cost apart from adding pages to the cache: 4-byte calls over cached pages give
+      // the call, one page's calls into new pages minus over cached ones what adding pages costs a call;
+      // measurements without them give the write fit's intercept and nothing more.
+      if (m.contains("small_writes")) {
+        const json& sw = m.at("small_writes");
+        const double fresh = median_of(sw.at("new_pages_s")), cached = median_of(sw.at("cached_pages_s"));
+        lo.request_overhead_s = median_of(sw.at("small_s"));
+        src.emplace_back("local.request_overhead_s_source",
+                         "MPI_File_write_at of " + std::to_string(sw.at("small_bytes").get<std::int64_t>()) +
+                             " bytes over pages already cached, rank 0 alone, per call (" +
+                             std::to_string(sw.at("small_calls").get<std::int64_t>()) +
+                             " calls, median of repetitions; " + how + ")");
+        lo.new_pages_call_s = std::max(0.0, fresh - cached);
+        src.emplace_back("local.new_pages_call_s_source",
+                         "MPI_File_write_at of one page into new pages (" + fmt("%.3g", fresh * 1e6) +
+                             " us a call) minus over the same pages cached (" + fmt("%.3g", cached * 1e6) +
+                             " us), rank 0 alone (" + how + ")");
+      } else {
+        lo.request_overhead_s = wfit.intercept;
+        src.emplace_back("local.request_overhead_s_source",
+                         "as pvfs.request_overhead_s: the write call's intercept");
+      }
       lo.region_overhead_s = fs.region_overhead_s;
       src.emplace_back("local.region_overhead_s_source",
                        "as pvfs.region_overhead_s: the list write's cost per region");
@@ -336,25 +355,6 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
       };
       own("open", "MPI_File_open", lo.open_overhead_s);
       own("close", "MPI_File_close reached together", lo.close_overhead_s);
-      // A write call's own cost apart from adding pages to the cache: 4-byte calls over cached pages give
-      // the call, one page's calls into new pages minus over cached ones what adding pages costs a call.
-      if (m.contains("small_writes")) {
-        const json& sw = m.at("small_writes");
-        const double small = median_of(sw.at("small_s"));
-        const double fresh = median_of(sw.at("new_pages_s")), cached = median_of(sw.at("cached_pages_s"));
-        lo.request_overhead_s = small;
-        for (auto& [k, v] : src)
-          if (k == "local.request_overhead_s_source")
-            v = "MPI_File_write_at of " + std::to_string(sw.at("small_bytes").get<std::int64_t>()) +
-                " bytes over pages already cached, rank 0 alone, per call (" +
-                std::to_string(sw.at("small_calls").get<std::int64_t>()) + " calls, median of repetitions; " +
-                how + ")";
-        lo.new_pages_call_s = std::max(0.0, fresh - cached);
-        src.emplace_back("local.new_pages_call_s_source",
-                         "MPI_File_write_at of one page into new pages (" + fmt("%.3g", fresh * 1e6) +
-                             " us a call) minus over the same pages cached (" + fmt("%.3g", cached * 1e6) +
-                             " us), rank 0 alone (" + how + ")");
-      }
       lo.disk_write_Bps = agg;
       src.emplace_back(
           "local.disk_write_Bps_source",

@@ -90,13 +90,13 @@ std::string csv_cell(const std::string& s) {
   return out + "\"";
 }
 
+}  // namespace
+
 std::string fixed(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6f", v);
   return buf;
 }
-
-}  // namespace
 
 std::string results_json(const std::string& scenario, const std::vector<RunResult>& runs, Clock clock) {
   const std::vector<Param> params = parameters();

@@ -40,6 +40,9 @@ std::vector<RunResult> parse_results_json(const std::string& text, const std::st
 std::string results_csv(const std::vector<RunResult>& runs, Clock clock = Clock::Simulated,
                         const std::vector<std::size_t>& numbers = {});
 
+/// `v` with 6 decimals, as the tables for humans print seconds.
+std::string fixed(double v);
+
 /// A fixed-width table for humans: algorithm, the params (other than run.algorithm), sim time and every
 /// phase time, in seconds with 6 decimals.
 std::string results_table(const std::vector<RunResult>& runs);

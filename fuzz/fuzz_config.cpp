@@ -125,9 +125,15 @@ void platform_round_trip(const std::string& text) {
   if (platform_toml(again, "") != saved) finding("a platform differs after a round trip:\n" + saved);
 }
 
-void lists_round_trip(const std::string& text) {
-  static const std::string file = "/tmp/ciosim-fuzz-lists-" + std::to_string(::getpid()) + ".toml";
+/// A scratch file of this process holding `text`.
+std::string scratch(const std::string& name, const std::string& text) {
+  const std::string file = "/tmp/ciosim-fuzz-" + std::to_string(::getpid()) + "-" + name;
   std::ofstream(file, std::ios::binary | std::ios::trunc) << text;
+  return file;
+}
+
+void lists_round_trip(const std::string& text) {
+  const std::string file = scratch("lists.toml", text);
   // Size the scenario from the tuples when they read as such, so that some inputs are accepted.
   std::int64_t ranks = 1, nx = 1;
   try {
@@ -150,13 +156,6 @@ void lists_round_trip(const std::string& text) {
       "\nplatform = \"quickstart\"\n[workload]\nkind = \"lists\"\nnx = " + std::to_string(nx) +
       "\nfile = \"" + file + "\"\n[platform]\nnodes = 64\n";
   scenario_round_trip(scenario, "/tmp/fuzz-lists.toml", options());
-}
-
-/// A scratch file of this process holding `text`.
-std::string scratch(const std::string& name, const std::string& text) {
-  const std::string file = "/tmp/ciosim-fuzz-" + std::to_string(::getpid()) + "-" + name;
-  std::ofstream(file, std::ios::binary | std::ios::trunc) << text;
-  return file;
 }
 
 /// Runs `read`; a refusal must be one line (ConfigError or std::invalid_argument); returns whether it
