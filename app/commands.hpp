@@ -154,6 +154,9 @@ struct ValidateOptions {
   std::string memory = "warm";
   /// the longest one MPI job (the real runs, each reference run) may take, in seconds; 0 = no limit
   double timeout_s = 0;
+  /// one more real run per point with the step clock (ciosim-mpi --steps): each CPU charge's site, the work
+  /// charged there and the real code's time, in the report
+  bool cpu_steps = false;
   bool quiet = false;
   MpiOptions mpi;
 };

@@ -192,6 +192,9 @@ int main(int argc, char** argv) {
                                  "(default 0: no limit)")
                     ->type_name("SECONDS"),
                 "a number of seconds, or 0 for no limit");
+  validate->add_flag("--cpu-steps", val_opt.cpu_steps,
+                     "Run each point once more on MPI, untimed, timing the code before each CPU charge: "
+                     "a table per point of the work charged at each site vs the real code's time");
   validate->add_flag("--no-reference", val_opt.no_reference,
                      "Skip the MPI library's own collective write (MPI_File_write_all) of each workload");
   validate->add_flag("-q,--quiet", val_opt.quiet, "No progress messages on stderr");

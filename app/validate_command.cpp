@@ -249,10 +249,12 @@ int validate_command(const ValidateOptions& opt) {
   say("running on MPI: " + std::to_string(s.runs.size()) + " points x " + std::to_string(opt.repeat) +
       " repetitions");
   const double load_before = load_average();
-  const MpiRun real = launch(launcher, opt, ranks, load.sets, {},
-                             {"--trace-dir", (ws / "mpi-traces").string(), "--export-dir",
-                              (ws / "mpi-files").string(), "--work-dir", work.string()},
-                             ws / "mpi", ws / "mpi.log", &rep.command, "the real runs");
+  std::vector<std::string> real_args{"--trace-dir",  (ws / "mpi-traces").string(),
+                                     "--export-dir", (ws / "mpi-files").string(),
+                                     "--work-dir",   work.string()};
+  if (opt.cpu_steps) real_args.push_back("--steps");
+  const MpiRun real = launch(launcher, opt, ranks, load.sets, {}, real_args, ws / "mpi", ws / "mpi.log",
+                             &rep.command, "the real runs");
   if (real.results.size() != s.runs.size())
     throw PointFailed("ciosim-mpi reported " + std::to_string(real.results.size()) + " runs for " +
                       std::to_string(s.runs.size()) + " points");
@@ -389,6 +391,7 @@ int validate_command(const ValidateOptions& opt) {
       files.emplace_back("mpi-" + id + ".trace", mpi_trace);
     }
     p.timing = timing_rows(sims[i], real.timings.at("points").at(i));
+    p.steps = step_rows(real.timings.at("points").at(i), s.runs[i].platform);
     for (std::size_t k = 0; k < refs.size(); ++k) {
       ReferenceRun ref;
       ref.label = refs[k].first;

@@ -152,6 +152,35 @@ std::vector<PhaseTiming> timing_rows(const RunResult& sim, const nlohmann::json&
   return rows;
 }
 
+namespace {
+/// Sites whose measured and charged times are both under 0.1 ms are left out of the text table (the JSON
+/// keeps them): they cannot move a phase the report judges.
+constexpr double kStepRowMin_s = 1e-4;
+}  // namespace
+
+std::vector<StepRow> step_rows(const nlohmann::json& point, const PlatformSpec& platform) {
+  std::vector<StepRow> rows;
+  if (!point.contains("cpu_steps")) return rows;
+  for (const auto& e : point.at("cpu_steps")) {
+    StepRow s;
+    s.site = e.at("site").get<std::string>();
+    s.charges = e.at("charges").get<std::int64_t>();
+    s.tuples = e.at("tuples").get<std::int64_t>();
+    s.bytes_copied = e.at("bytes_copied").get<std::int64_t>();
+    s.charged_s = static_cast<double>(s.bytes_copied) / platform.memcpy_Bps +
+                  static_cast<double>(s.tuples) * platform.tuple_cost_s +
+                  static_cast<double>(e.at("library_pieces").get<std::int64_t>()) * platform.romio_piece_s;
+    s.measured_s = e.at("seconds").get<double>();
+    rows.push_back(std::move(s));
+  }
+  // Charged sites first, by measured time; then the uncharged code by phase.
+  std::stable_sort(rows.begin(), rows.end(), [](const StepRow& a, const StepRow& b) {
+    const bool ua = a.site.starts_with("uncharged"), ub = b.site.starts_with("uncharged");
+    return ua != ub ? ub : a.measured_s > b.measured_s;
+  });
+  return rows;
+}
+
 std::string report_text(const ValidationReport& r) {
   std::ostringstream out;
   out << "ciosim validate: scenario " << r.scenario << ", " << r.ranks << " ranks; simulated on platform "
@@ -193,6 +222,24 @@ std::string report_text(const ValidationReport& r) {
       t.push_back({ph.name, fixed(ph.predicted_s), fixed(ph.measured_s), fixed(ph.min_s), fixed(ph.max_s),
                    percent(ph.relative_error()), ph.noisy() ? "noisy: spread " + percent(ph.spread()) : ""});
     out << table(t, {false, true, true, true, true, true, false}, "    ");
+    const bool any_step = std::any_of(p.steps.begin(), p.steps.end(), [](const StepRow& st) {
+      return st.measured_s >= kStepRowMin_s || st.charged_s >= kStepRowMin_s;
+    });
+    if (!any_step) continue;
+    out << "    CPU charges: every rank's work at each site, charged by the model (on a core of its own) vs "
+           "the "
+           "real code's time (step clock, one extra run)\n";
+    std::vector<std::vector<std::string>> c{
+        {"site", "charges", "tuples", "bytes", "charged_s", "measured_s", "error", "ns/tuple"}};
+    for (const StepRow& st : p.steps) {
+      if (st.measured_s < kStepRowMin_s && st.charged_s < kStepRowMin_s) continue;
+      c.push_back(
+          {st.site, std::to_string(st.charges), std::to_string(st.tuples), std::to_string(st.bytes_copied),
+           fixed(st.charged_s), fixed(st.measured_s),
+           st.charged_s > 0 ? percent((st.charged_s - st.measured_s) / st.measured_s) : "-",
+           st.tuples > 0 ? fixed(st.measured_s / static_cast<double>(st.tuples) * 1e9, "%.1f") : "-"});
+    }
+    out << table(c, {false, true, true, true, true, true, true, true}, "      ");
   }
   const auto noisy_rows = std::count_if(r.points.begin(), r.points.end(), [](const PointReport& p) {
     return std::any_of(p.timing.begin(), p.timing.end(), [](const PhaseTiming& t) { return t.noisy(); });
@@ -284,6 +331,16 @@ std::string report_json(const ValidationReport& r) {
     if (!p.calls_difference.empty()) o["calls_difference"] = p.calls_difference;
     o["timing"] = ojson::array();
     for (const auto& t : p.timing) o["timing"].push_back(timing_json(t, true));
+    if (!p.steps.empty()) {
+      o["cpu_steps"] = ojson::array();
+      for (const StepRow& st : p.steps)
+        o["cpu_steps"].push_back({{"site", st.site},
+                                  {"charges", st.charges},
+                                  {"tuples", st.tuples},
+                                  {"bytes_copied", st.bytes_copied},
+                                  {"charged_s", st.charged_s},
+                                  {"measured_s", st.measured_s}});
+    }
     o["references"] = ojson::array();
     for (const auto& ref : p.references) {
       ojson x;

@@ -44,6 +44,22 @@ struct ReferenceRun {
   std::string not_predicted;
 };
 
+/// One CPU charge site as the step clock saw it in the real run (ciosim-mpi --steps), every rank added up:
+/// the work the code charged there, what the model charges for that work on a core of its own, and the real
+/// time the code took. Sites named "uncharged code, phase P" are code that ran between calls and charged
+/// nothing.
+struct StepRow {
+  std::string site;
+  std::int64_t charges = 0;
+  std::int64_t tuples = 0;
+  std::int64_t bytes_copied = 0;
+  double charged_s = 0;   ///< bytes / nodes.memcpy_Bps + tuples * nodes.tuple_cost_s (+ library pieces)
+  double measured_s = 0;  ///< the step clock's seconds
+};
+
+/// The rows of one timings.json point's "cpu_steps" (empty without them), charged at `platform`'s costs.
+std::vector<StepRow> step_rows(const nlohmann::json& timings_point, const PlatformSpec& platform);
+
 struct PointReport {
   std::size_t index = 0;  ///< 1-based
   std::string algorithm;
@@ -58,6 +74,7 @@ struct PointReport {
   std::string calls_difference;  ///< "" = identical per-kind counts and bytes
   std::vector<PhaseTiming> timing;
   std::vector<ReferenceRun> references;
+  std::vector<StepRow> steps;  ///< validate --cpu-steps
   bool passed() const { return file_ok() && trace_difference.empty() && calls_difference.empty(); }
   bool file_ok() const {
     return sim_file_ok && mpi_file_ok && files_identical && sim_verified && mpi_verified;

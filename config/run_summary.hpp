@@ -33,6 +33,7 @@ struct RankRecord {
   std::vector<UseTimes> use;  ///< per mark: seconds spent in each Use (empty: not recorded, e.g. MPI runs)
   Counters counters;
   std::vector<TraceEvent> trace;  ///< empty unless the run records a trace
+  std::vector<StepTime> steps;    ///< the step clock's sites (Process::record_steps); empty unless recorded
 };
 
 /// Per phase, in time order (by its earliest start on any rank): the maximum over ranks of the time the

@@ -205,6 +205,42 @@ TEST_CASE("validate: view-based calls on part of the view, with read-modify-writ
   CHECK(calls.value("alltoall", 0) == 0);
 }
 
+TEST_CASE("validate --cpu-steps: each CPU charge's site with the work it charged and the real code's time") {
+  // Two techniques at Bx = 1, where the per-entry work is most of a phase: the report names each charge's
+  // site (function, file and line), with the tuples and bytes the model charged there; validation.json
+  // keeps every site, the charged seconds computed from the platform's costs.
+  Workspace w;
+  const Output r = w.run("validate " + kQuickstart + " -n 2 --repeat 1 --no-reference -q --out v" +
+                         " --set platform.nodes=1 --set platform.cores_per_node=4 --cpu-steps --set "
+                         "workload.nx=262144 --set workload.bx=1"
+                         " --set 'run.algorithm=[iec,view-based]'");
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("CPU charges:") != std::string::npos);
+  const auto v = nlohmann::json::parse(slurp(w.root / "v/validation.json"));
+  const auto timings = nlohmann::json::parse(slurp(w.root / "v/mpi-timings.json"));
+  std::map<std::string, std::int64_t> tuples;  // by technique: every site's tuples added up
+  for (const auto& p : v.at("points")) {
+    REQUIRE(p.contains("cpu_steps"));
+    bool timed = false;
+    for (const auto& st : p.at("cpu_steps")) {
+      const std::string site = st.at("site");
+      CHECK((site.find(".cpp:") != std::string::npos || site.starts_with("uncharged code, phase ")));
+      tuples[p.at("algorithm")] += st.at("tuples").get<std::int64_t>();
+      CHECK(st.at("charged_s").get<double>() >= 0);
+      timed = timed || st.at("measured_s").get<double>() > 0;
+    }
+    CHECK(timed);
+  }
+  // Each rank's 131,072 entries are one tuple each at Bx = 1: iec's executor packs all of them, view-based's
+  // set_view walks every rank's view and its aggregators scatter every entry.
+  CHECK(tuples.at("iec") >= 262144);
+  CHECK(tuples.at("view-based") >= 2 * 262144);
+  // The timed runs are not the stepped one: one repetition in mpi-timings.json.
+  CHECK(timings.at("points")[0].at("runs").size() == 1);
+  CHECK(timings.at("points")[0].contains("cpu_steps"));
+}
+
 TEST_CASE("validate: the quickstart on 4 ranks, with the MPI library's own collective write beside it") {
   // The quickstart's platform and techniques as shipped; Bx = 64 only, to stay short under the sanitizers.
   Workspace w;

@@ -4,7 +4,7 @@
 //
 //   mpirun -n 4 ciosim-mpi run SCENARIO.toml [--set KEY=VALUE]... [--repeat K] [--out DIR]
 //          [--work-dir DIR] [--trace-dir DIR] [--export-dir DIR] [--reference LABEL]
-//          [--memory warm|cold] [-q]
+//          [--memory warm|cold] [--steps] [-q]
 //   mpirun -n 2 ciosim-mpi calibrate --out FILE.json [--work-dir DIR] [--quick] [--library]
 //
 // `run` writes DIR/results.json and results.csv (the simulator's schema; times are the medians over the
@@ -13,6 +13,9 @@
 // --trace-dir, point-N.trace (1-based, in sweep order; algorithms/trace.hpp) from the first run;
 // with --export-dir, point-N.dat, the file the first run wrote. --reference LABEL runs the MPI
 // library's own collective write of each point's workload instead of the technique (mpi_run.hpp).
+// --steps runs each point once more after the timed runs, untimed, with the step clock on
+// (Process::record_steps: each CPU charge's site with the real time the code took before it), and
+// writes every rank's sites added up into the point's "cpu_steps" in timings.json.
 //
 // --memory warm (the default) measures the steady state the simulator models: freed memory stays in the
 // process (glibc mallopt: no mmap'ed blocks, no heap trimming) and every point first runs once untimed
@@ -59,6 +62,7 @@ struct RunArgs {
   std::string export_dir;
   std::string reference;
   std::string memory = "warm";  ///< "warm" or "cold" (see the top of this file)
+  bool steps = false;           ///< one more run per point with the step clock (see the top of this file)
   bool quiet = false;
 };
 
@@ -113,7 +117,8 @@ RunResult median_of(const std::vector<RunResult>& reps) {
 
 nlohmann::ordered_json timings_json(const std::string& scenario, int repeat, const std::string& memory,
                                     const std::vector<std::string>& hosts,
-                                    const std::vector<std::vector<RunResult>>& points) {
+                                    const std::vector<std::vector<RunResult>>& points,
+                                    const std::vector<std::vector<StepTime>>& steps) {
   nlohmann::ordered_json j;
   j["scenario"] = scenario;
   j["repeat"] = repeat;
@@ -133,6 +138,17 @@ nlohmann::ordered_json timings_json(const std::string& scenario, int repeat, con
       for (const auto& ph : r.phases) run["phases"].push_back({ph.name, ph.time_s});
       run["file_verified"] = r.file_verified;
       p["runs"].push_back(std::move(run));
+    }
+    const std::size_t i = j["points"].size();
+    if (i < steps.size() && !steps[i].empty()) {
+      p["cpu_steps"] = nlohmann::ordered_json::array();
+      for (const StepTime& t : steps[i])
+        p["cpu_steps"].push_back({{"site", t.site},
+                                  {"charges", t.charges},
+                                  {"tuples", t.tuples},
+                                  {"bytes_copied", t.bytes_copied},
+                                  {"library_pieces", t.library_pieces},
+                                  {"seconds", t.seconds}});
     }
     j["points"].push_back(std::move(p));
   }
@@ -169,6 +185,7 @@ int run_command(const RunArgs& a, int rank) {
   const int first = a.memory == "warm" ? -1 : 0;  // run -1 is the untimed warm-up
   const std::vector<std::string> hosts = mpi::host_names(MPI_COMM_WORLD);
   std::vector<std::vector<RunResult>> points;
+  std::vector<std::vector<StepTime>> steps;  // per point, with --steps
   for (std::size_t i = 0; i < s.runs.size(); ++i) {
     const RunSpec& spec = s.runs[i];
     const std::string id = "point-" + std::to_string(i + 1);
@@ -180,16 +197,20 @@ int run_command(const RunArgs& a, int rank) {
     }
     std::vector<RunResult> reps;
     bool warmup_verified = true;
-    for (int k = first; k < a.repeat; ++k) {
+    const bool stepped = a.steps && a.reference.empty();
+    for (int k = first; k < a.repeat + (stepped ? 1 : 0); ++k) {
       mpi::PointOptions opt;
       opt.work_dir = a.work_dir;
+      opt.steps = k == a.repeat;  // the extra, untimed run
       opt.trace = k == first && !a.trace_dir.empty();
       if (k == first && !a.export_dir.empty()) opt.export_file = fs::path(a.export_dir) / (id + ".dat");
       mpi::PointRun pr = a.reference.empty() ? mpi::run_technique(MPI_COMM_WORLD, spec, opt)
                                              : mpi::run_reference(MPI_COMM_WORLD, spec, opt, a.reference);
       if (rank != 0) continue;
       if (opt.trace) write_file(a.trace_dir, id + ".trace", trace_text(pr.trace));
-      if (k < 0)
+      if (opt.steps)
+        steps.push_back(std::move(pr.steps));
+      else if (k < 0)
         warmup_verified = pr.result.file_verified;
       else
         reps.push_back(std::move(pr.result));
@@ -203,7 +224,8 @@ int run_command(const RunArgs& a, int rank) {
   if (!a.out.empty()) {
     write_file(a.out, "results.json", config::results_json(s.name, results, config::Clock::Measured));
     write_file(a.out, "results.csv", config::results_csv(results, config::Clock::Measured));
-    write_file(a.out, "timings.json", timings_json(s.name, a.repeat, a.memory, hosts, points).dump(2) + "\n");
+    write_file(a.out, "timings.json",
+               timings_json(s.name, a.repeat, a.memory, hosts, points, steps).dump(2) + "\n");
   }
   if (!a.quiet) std::cout << config::results_table(results) << std::flush;
   bool ok = true;
@@ -253,6 +275,9 @@ int main(int argc, char** argv) {
                   "warm (default): memory kept in the process and one untimed run first; cold: every run "
                   "timed, first-touch page faults included")
       ->type_name("warm|cold");
+  run->add_flag("--steps", ra.steps,
+                "Run each point once more, untimed, with the step clock: every CPU charge's site with the "
+                "real time its code took (timings.json's cpu_steps)");
   run->add_flag("-q,--quiet", ra.quiet, "No progress and no table");
   mpi::CalibrateOptions ca;
   CLI::App* cal = app.add_subcommand("calibrate", "Measure network, file, memcpy and packing speed as JSON");

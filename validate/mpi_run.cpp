@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -46,6 +47,10 @@ nlohmann::json record_json(const RankRecord& r) {
   nlohmann::json t = nlohmann::json::array();
   for (const TraceEvent& e : r.trace) t.push_back({e.phase, static_cast<int>(e.kind), e.peer, e.a, e.b});
   j["trace"] = std::move(t);
+  nlohmann::json st = nlohmann::json::array();
+  for (const StepTime& e : r.steps)
+    st.push_back({e.site, e.charges, e.tuples, e.bytes_copied, e.library_pieces, e.seconds});
+  j["steps"] = std::move(st);
   return j;
 }
 
@@ -63,6 +68,10 @@ RankRecord record_from_json(const nlohmann::json& j) {
     r.trace.push_back(TraceEvent{e.at(0).get<std::string>(), static_cast<Call>(e.at(1).get<int>()),
                                  e.at(2).get<int>(), e.at(3).get<std::int64_t>(),
                                  e.at(4).get<std::int64_t>()});
+  for (const auto& e : j.at("steps"))
+    r.steps.push_back(StepTime{e.at(0).get<std::string>(), e.at(1).get<std::int64_t>(),
+                               e.at(2).get<std::int64_t>(), e.at(3).get<std::int64_t>(),
+                               e.at(4).get<std::int64_t>(), e.at(5).get<double>()});
   return r;
 }
 
@@ -111,6 +120,20 @@ bool file_equals(const fs::path& path, const std::vector<std::byte>& expected) {
 }
 
 /// Gathers the records, summarises them and checks the file (rank 0).
+/// Every rank's step-clock sites added up by site, in site order.
+std::vector<StepTime> sum_steps(const std::vector<RankRecord>& all) {
+  std::map<std::string, StepTime> by_site;
+  for (const RankRecord& r : all)
+    for (const StepTime& s : r.steps) {
+      StepTime& t = by_site[s.site];
+      t.site = s.site;
+      t += s;
+    }
+  std::vector<StepTime> out;
+  for (auto& [site, t] : by_site) out.push_back(std::move(t));
+  return out;
+}
+
 PointRun conclude(MPI_Comm comm, const RunSpec& spec, const Setup& s, const RankRecord& mine,
                   const std::string& algorithm, FileLayout layout, const PointOptions& opt) {
   std::vector<RankRecord> all = gather_records(comm, mine);
@@ -138,6 +161,7 @@ PointRun conclude(MPI_Comm comm, const RunSpec& spec, const Setup& s, const Rank
   }
   if (opt.trace)
     for (auto& r : all) out.trace.push_back(std::move(r.trace));
+  if (opt.steps) out.steps = sum_steps(all);
   if (!opt.export_file.empty()) fs::copy_file(s.file, opt.export_file, fs::copy_options::overwrite_existing);
   return out;
 }
@@ -266,6 +290,7 @@ PointRun run_sequence_point(MPI_Comm comm, const RunSpec& spec, const PointOptio
   {
     MpiProcess p(comm, opt.work_dir);
     p.record_trace(opt.trace);
+    p.record_steps(opt.steps);
     try {
       MPI_Barrier(comm);  // common start, not counted (as the simulator's start barrier)
       rec.start = MPI_Wtime();
@@ -278,6 +303,7 @@ PointRun run_sequence_point(MPI_Comm comm, const RunSpec& spec, const PointOptio
     rec.ops = p.ops();
     rec.counters = p.counters();
     rec.trace = p.trace();
+    rec.steps = p.steps();
   }
   MPI_Allreduce(MPI_IN_PLACE, &read_ok, 1, MPI_INT, MPI_MIN, comm);
   PointRun out = conclude(comm, spec, s, relative(rec), spec.algorithm, tech.layout, opt);
@@ -314,6 +340,7 @@ PointRun run_technique(MPI_Comm comm, const RunSpec& spec, const PointOptions& o
   {
     MpiProcess p(comm, opt.work_dir);
     p.record_trace(opt.trace);
+    p.record_steps(opt.steps);
     try {
       std::vector<std::byte> buf(read ? s.local.size() : 0);
       MPI_Barrier(comm);  // common start, not counted (as the simulator's start barrier)
@@ -334,6 +361,7 @@ PointRun run_technique(MPI_Comm comm, const RunSpec& spec, const PointOptions& o
     rec.marks = p.marks();
     rec.counters = p.counters();
     rec.trace = p.trace();
+    rec.steps = p.steps();
   }
   MPI_Allreduce(MPI_IN_PLACE, &read_ok, 1, MPI_INT, MPI_MIN, comm);
   PointRun out = conclude(comm, spec, s, relative(rec), spec.algorithm, tech.layout, opt);

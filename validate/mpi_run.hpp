@@ -21,13 +21,15 @@ namespace ciosim::mpi {
 struct PointOptions {
   std::filesystem::path work_dir;     ///< where the file (x.dat) is written
   bool trace = false;                 ///< record every rank's call trace
+  bool steps = false;                 ///< run the step clock (Process::record_steps) on every rank
   std::filesystem::path export_file;  ///< if not empty, rank 0 copies the written file here
 };
 
 /// Meaningful on rank 0 only.
 struct PointRun {
-  RunResult result;  ///< result.file_verified: the file equals the technique's expected layout
-  Trace trace;       ///< empty unless PointOptions::trace
+  RunResult result;             ///< result.file_verified: the file equals the technique's expected layout
+  Trace trace;                  ///< empty unless PointOptions::trace
+  std::vector<StepTime> steps;  ///< every rank's step-clock sites added up; empty unless PointOptions::steps
 };
 
 /// Runs spec's technique on every rank of `comm` (collective). Bad input (unknown technique, a workload

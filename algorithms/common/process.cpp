@@ -2,6 +2,7 @@
 
 #include <numeric>
 #include <stdexcept>
+#include <string_view>
 
 #include "algorithms/common/payload.hpp"
 
@@ -59,28 +60,33 @@ const char* call_name(Call c) {
 
 void Process::send(int dst, int tag, std::span<const std::byte> buf) {
   count(Call::Send);
+  const CallEnd end(*this);
   note(Call::Send, dst, static_cast<std::int64_t>(buf.size()), tag);
   sent(Call::Send, static_cast<std::int64_t>(buf.size()));
   do_send(dst, tag, buf);
 }
 void Process::recv(int src, int tag, std::span<std::byte> buf) {
   count(Call::Recv);
+  const CallEnd end(*this);
   note(Call::Recv, src, static_cast<std::int64_t>(buf.size()), tag);
   do_recv(src, tag, buf);
 }
 Request Process::isend(int dst, int tag, std::span<const std::byte> buf) {
   count(Call::Isend);
+  const CallEnd end(*this);
   note(Call::Isend, dst, static_cast<std::int64_t>(buf.size()), tag);
   sent(Call::Isend, static_cast<std::int64_t>(buf.size()));
   return do_isend(dst, tag, buf);
 }
 Request Process::irecv(int src, int tag, std::span<std::byte> buf) {
   count(Call::Irecv);
+  const CallEnd end(*this);
   note(Call::Irecv, src, static_cast<std::int64_t>(buf.size()), tag);
   return do_irecv(src, tag, buf);
 }
 void Process::wait(Request& r) {
   count(Call::Wait);
+  const CallEnd end(*this);
   note(Call::Wait, -1, 1);
   const std::int64_t id = r.id;
   do_wait(r);
@@ -88,6 +94,7 @@ void Process::wait(Request& r) {
 }
 void Process::waitall(std::vector<Request>& rs) {
   count(Call::Waitall);
+  const CallEnd end(*this);
   note(Call::Waitall, -1, static_cast<std::int64_t>(rs.size()));
   std::vector<std::int64_t> ids;
   if (!serialized_.empty())
@@ -99,6 +106,7 @@ int Process::waitany(std::vector<Request>& rs) {
   std::int64_t active = 0;
   for (const Request& r : rs) active += r.id >= 0 ? 1 : 0;
   count(Call::Waitany);
+  const CallEnd end(*this);
   note(Call::Waitany, -1, active);
   if (active == 0) return -1;
   std::vector<std::int64_t> ids;
@@ -114,6 +122,7 @@ Request Process::isend_shared(int dst, int tag, SharedMessagePtr m) {
   if (!m) throw std::invalid_argument("isend_shared: no message");
   const std::int64_t bytes = m->wire_size();
   count(Call::Isend);
+  const CallEnd end(*this);
   note(Call::Isend, dst, bytes, tag);
   sent(Call::Isend, bytes);
   return do_isend_shared(dst, tag, std::move(m));
@@ -123,6 +132,7 @@ Request Process::irecv_shared(int src, int tag, std::int64_t bytes, SharedMessag
   if (bytes < 0 || into == nullptr || !decode)
     throw std::invalid_argument("irecv_shared: a size >= 0, a destination and a decoder are needed");
   count(Call::Irecv);
+  const CallEnd end(*this);
   note(Call::Irecv, src, bytes, tag);
   return do_irecv_shared(src, tag, bytes, into, std::move(decode));
 }
@@ -150,13 +160,101 @@ void Process::finish_shared(std::int64_t id) {
   serialized_.erase(it);
   if (s.into) *s.into = s.decode(s.bytes);
 }
+namespace {
+
+/// "Class::function" of a compiler's function signature: the name before the parameter list, without its
+/// return type and the project's namespace.
+std::string short_function(std::string_view f) {
+  int depth = 0;
+  std::size_t open = f.size();
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    if (f[i] == '<') ++depth;
+    if (f[i] == '>') --depth;
+    if (f[i] == '(' && depth == 0) {
+      open = i;
+      break;
+    }
+  }
+  std::string_view name = f.substr(0, open);
+  depth = 0;
+  for (std::size_t i = name.size(); i-- > 0;) {  // the return type ends at the last space outside <>
+    if (name[i] == '>') ++depth;
+    if (name[i] == '<') --depth;
+    if (name[i] == ' ' && depth == 0) {
+      name = name.substr(i + 1);
+      break;
+    }
+  }
+  std::string out;  // without template arguments
+  depth = 0;
+  for (const char c : name) {
+    if (c == '<') ++depth;
+    if (depth == 0) out += c;
+    if (c == '>') --depth;
+  }
+  for (const std::string_view ns : {"ciosim::", "{anonymous}::", "(anonymous namespace)::"})
+    for (std::size_t at; (at = out.find(ns)) != std::string::npos;) out.erase(at, ns.size());
+  return out;
+}
+
+}  // namespace
+
+void Process::compute(const Work& w, std::source_location where) {
+  if (stepping_) {
+    StepTime& s = steps_[SiteKey{where.function_name(), where.file_name(), where.line()}];
+    ++s.charges;
+    s.tuples += w.tuples;
+    s.bytes_copied += w.bytes_copied;
+    s.library_pieces += w.library_pieces;
+    s.seconds += std::chrono::duration<double>(Clock::now() - since_).count();
+  }
+  do_compute(w);
+  if (stepping_) since_ = Clock::now();  // an application's computation (Work::seconds) is not the code's
+}
+
+void Process::uncharged() {
+  const Clock::time_point now = Clock::now();
+  StepTime& s = uncharged_[phase_];
+  ++s.charges;
+  s.seconds += std::chrono::duration<double>(now - since_).count();
+  since_ = now;
+}
+
+void Process::record_steps(bool on) {
+  stepping_ = on;
+  since_ = Clock::now();
+}
+
+std::vector<StepTime> Process::steps() const {
+  std::map<std::string, StepTime> by_site;  // one entry per site even if the function's name pointer differs
+  for (const auto& [k, s] : steps_) {
+    const std::string_view file = k.file;
+    const std::size_t slash = file.find_last_of('/');
+    const std::string site = short_function(k.function) + ", " +
+                             std::string(slash == std::string_view::npos ? file : file.substr(slash + 1)) +
+                             ":" + std::to_string(k.line);
+    StepTime& t = by_site[site];
+    t.site = site;
+    t += s;
+  }
+  std::vector<StepTime> out;
+  for (auto& [site, s] : by_site) out.push_back(std::move(s));
+  for (const auto& [phase, s] : uncharged_) {
+    out.push_back(s);
+    out.back().site = "uncharged code, phase " + (phase.empty() ? std::string("(none)") : phase);
+  }
+  return out;
+}
+
 void Process::barrier() {
   count(Call::Barrier);
+  const CallEnd end(*this);
   note(Call::Barrier);
   do_barrier();
 }
 void Process::bcast(std::span<std::byte> buf, int root) {
   count(Call::Bcast);
+  const CallEnd end(*this);
   note(Call::Bcast, root, static_cast<std::int64_t>(buf.size()));
   if (rank() == root) sent(Call::Bcast, static_cast<std::int64_t>(buf.size()));
   payload::require_bytes(buf, "bcast");
@@ -164,6 +262,7 @@ void Process::bcast(std::span<std::byte> buf, int root) {
 }
 void Process::gather(std::span<const std::byte> send, std::span<std::byte> recv, int root) {
   count(Call::Gather);
+  const CallEnd end(*this);
   note(Call::Gather, root, static_cast<std::int64_t>(send.size()));
   sent(Call::Gather, static_cast<std::int64_t>(send.size()));
   payload::require_bytes(send, "gather");
@@ -172,12 +271,14 @@ void Process::gather(std::span<const std::byte> send, std::span<std::byte> recv,
 void Process::gatherv(std::span<const std::byte> send, std::span<std::byte> recv,
                       std::span<const std::int64_t> counts, int root) {
   count(Call::Gatherv);
+  const CallEnd end(*this);
   note(Call::Gatherv, root, static_cast<std::int64_t>(send.size()));
   sent(Call::Gatherv, static_cast<std::int64_t>(send.size()));
   do_gatherv(send, recv, counts, root);
 }
 void Process::allgather(std::span<const std::byte> send, std::span<std::byte> recv) {
   count(Call::Allgather);
+  const CallEnd end(*this);
   note(Call::Allgather, -1, static_cast<std::int64_t>(send.size()));
   sent(Call::Allgather, static_cast<std::int64_t>(send.size()));
   payload::require_bytes(send, "allgather");
@@ -185,6 +286,7 @@ void Process::allgather(std::span<const std::byte> send, std::span<std::byte> re
 }
 void Process::alltoall(std::span<const std::byte> send, std::span<std::byte> recv) {
   count(Call::Alltoall);
+  const CallEnd end(*this);
   note(Call::Alltoall, -1, static_cast<std::int64_t>(send.size()));
   sent(Call::Alltoall, static_cast<std::int64_t>(send.size()));
   payload::require_bytes(send, "alltoall");
@@ -193,17 +295,20 @@ void Process::alltoall(std::span<const std::byte> send, std::span<std::byte> rec
 }
 void Process::allreduce_max(std::span<std::int64_t> values) {
   count(Call::Allreduce);
+  const CallEnd end(*this);
   note(Call::Allreduce, -1, static_cast<std::int64_t>(values.size_bytes()));
   sent(Call::Allreduce, static_cast<std::int64_t>(values.size_bytes()));
   do_allreduce_max(values);
 }
 void Process::file_open(const std::string& name) {
   count(Call::FileOpen);
+  const CallEnd end(*this);
   note(Call::FileOpen);
   do_file_open(name);
 }
 void Process::file_close() {
   count(Call::FileClose);
+  const CallEnd end(*this);
   note(Call::FileClose);
   do_file_close();
 }
@@ -227,6 +332,7 @@ std::span<const Extent> displaced(std::span<const Extent> regions, Offset d, std
 void Process::write_at(Offset offset, std::span<const std::byte> data) {
   offset += displacement_;
   count(Call::FileWrite);
+  const CallEnd end(*this);
   note(Call::FileWrite, -1, offset, static_cast<std::int64_t>(data.size()));
   counters_.bytes_written += static_cast<std::int64_t>(data.size());
   do_write_at(offset, data);
@@ -234,6 +340,7 @@ void Process::write_at(Offset offset, std::span<const std::byte> data) {
 void Process::read_at(Offset offset, std::span<std::byte> data) {
   offset += displacement_;
   count(Call::FileRead);
+  const CallEnd end(*this);
   note(Call::FileRead, -1, offset, static_cast<std::int64_t>(data.size()));
   counters_.bytes_read += static_cast<std::int64_t>(data.size());
   do_read_at(offset, data);
@@ -242,6 +349,7 @@ void Process::write_list(std::span<const Extent> given, std::span<const std::byt
   std::vector<Extent> storage;
   const std::span<const Extent> regions = displaced(given, displacement_, storage);
   count(Call::FileListWrite);
+  const CallEnd end(*this);
   note_regions(Call::FileListWrite, regions);
   counters_.bytes_written += static_cast<std::int64_t>(data.size());
   do_write_list(regions, data);
@@ -250,12 +358,14 @@ void Process::read_list(std::span<const Extent> given, std::span<std::byte> data
   std::vector<Extent> storage;
   const std::span<const Extent> regions = displaced(given, displacement_, storage);
   count(Call::FileListRead);
+  const CallEnd end(*this);
   note_regions(Call::FileListRead, regions);
   counters_.bytes_read += static_cast<std::int64_t>(data.size());
   do_read_list(regions, data);
 }
 void Process::file_sync() {
   count(Call::FileSync);
+  const CallEnd end(*this);
   note(Call::FileSync);
   do_file_sync();
 }

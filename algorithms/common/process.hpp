@@ -8,11 +8,13 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <source_location>
 #include <span>
 #include <string>
 #include <vector>
@@ -85,6 +87,27 @@ struct Work {
   /// (run.cpu_charge = library: ROMIO's aggregator builds, commits and frees a datatype over each piece
   /// of a round); the simulator charges nodes.romio_piece_s each, the MPI backend never sees them.
   std::int64_t library_pieces = 0;
+};
+
+/// The step clock's record of one compute() site (Process::record_steps): how often it charged, the work it
+/// charged, and the real seconds the code took before each charge (since the rank's previous call, phase
+/// mark or charge).
+struct StepTime {
+  std::string site;  ///< "Class::function, file.cpp:line" of the compute() call
+  std::int64_t charges = 0;
+  std::int64_t tuples = 0;
+  std::int64_t bytes_copied = 0;
+  std::int64_t library_pieces = 0;
+  double seconds = 0;  ///< measured
+  /// Adds another record's charges, work and time (the site stays).
+  StepTime& operator+=(const StepTime& o) {
+    charges += o.charges;
+    tuples += o.tuples;
+    bytes_copied += o.bytes_copied;
+    library_pieces += o.library_pieces;
+    seconds += o.seconds;
+    return *this;
+  }
 };
 
 /// One call as the optional trace records it (validation: both backends record through the same counted
@@ -171,7 +194,8 @@ class Process {
   void allreduce_max(std::span<std::int64_t> values);
 
   // --- CPU work
-  void compute(const Work& w) { do_compute(w); }
+  /// `where` names the charge's site for the step clock (record_steps); callers leave it defaulted.
+  void compute(const Work& w, std::source_location where = std::source_location::current());
 
   // --- the shared file (opened collectively by every rank)
   void file_open(const std::string& name);
@@ -192,13 +216,18 @@ class Process {
   // --- instrumentation
   /// Marks the start of a named phase (and the end of the previous one) on this rank.
   void phase(const std::string& name) {
+    if (stepping_) uncharged();
     phase_ = name;
     phase_calls_ = &counters_.phase_calls[name];
     phase_bytes_ = &counters_.phase_bytes[name];
     do_phase(name);
+    if (stepping_) since_ = Clock::now();
   }
   /// Marks the start of operation `name` of an operation sequence (and the end of the previous one).
-  void operation(const std::string& name) { do_operation(name); }
+  void operation(const std::string& name) {
+    do_operation(name);
+    if (stepping_) since_ = Clock::now();
+  }
   const Counters& counters() const { return counters_; }
 
   // --- communicator attributes (MPI_Comm_set_attr / MPI_Comm_get_attr): what a library caches on the
@@ -214,6 +243,14 @@ class Process {
   /// Starts recording every call into trace() (off by default: a trace grows with every call).
   void record_trace(bool on) { tracing_ = on; }
   const std::vector<TraceEvent>& trace() const { return trace_; }
+  /// Starts the step clock (off by default; it reads the host's clock at the end of every call): each
+  /// compute() charge is then paired with the real time this rank's code took since its previous call,
+  /// phase mark or charge, by the site of the charge. It measures what a charge stands for where the code
+  /// runs for real (the MPI backend); in the simulator it would time the host, not the model.
+  void record_steps(bool on);
+  /// What the step clock saw, one entry per compute() site, in site order, then per phase the code that
+  /// ran between calls and was charged nothing ("uncharged code, phase NAME").
+  std::vector<StepTime> steps() const;
 
  protected:
   virtual void do_send(int dst, int tag, std::span<const std::byte> buf) = 0;
@@ -249,6 +286,7 @@ class Process {
 
  private:
   void count(Call c) {
+    if (stepping_) uncharged();
     ++counters_.calls[static_cast<int>(c)];
     if (phase_calls_ == nullptr) phase_calls_ = &counters_.phase_calls[phase_];
     ++(*phase_calls_)[static_cast<std::size_t>(c)];
@@ -282,6 +320,32 @@ class Process {
   Offset displacement_ = 0;
   bool tracing_ = false;
   std::vector<TraceEvent> trace_;
+  /// The step clock: where the code's work since the last call began, and what each site took.
+  using Clock = std::chrono::steady_clock;
+  friend struct CallEnd;
+  bool stepping_ = false;
+  Clock::time_point since_{};
+  struct SiteKey {
+    const char* function;
+    const char* file;
+    std::uint_least32_t line;
+    auto operator<=>(const SiteKey&) const = default;
+  };
+  std::map<SiteKey, StepTime> steps_;
+  std::map<std::string, StepTime> uncharged_;  ///< by phase: code that ran before a call, not charged
+  /// Adds the time since the last call, mark or charge to the phase's uncharged code.
+  void uncharged();
+};
+
+/// Marks the end of a call for the step clock (Process's call wrappers hold one).
+struct CallEnd {
+  Process& p;
+  explicit CallEnd(Process& process) : p(process) {}
+  CallEnd(const CallEnd&) = delete;
+  CallEnd& operator=(const CallEnd&) = delete;
+  ~CallEnd() {
+    if (p.stepping_) p.since_ = Process::Clock::now();
+  }
 };
 
 /// Views of trivially copyable arrays as bytes.
