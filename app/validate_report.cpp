@@ -168,7 +168,7 @@ std::vector<StepRow> step_rows(const nlohmann::json& point, const PlatformSpec& 
     s.tuples = e.at("tuples").get<std::int64_t>();
     s.bytes_copied = e.at("bytes_copied").get<std::int64_t>();
     s.charged_s = static_cast<double>(s.bytes_copied) / platform.memcpy_Bps +
-                  static_cast<double>(s.tuples) * platform.tuple_cost_s +
+                  static_cast<double>(s.tuples) * platform.tuple_cost(step_named(e.value("step", ""))) +
                   static_cast<double>(e.at("library_pieces").get<std::int64_t>()) * platform.romio_piece_s;
     s.measured_s = e.at("seconds").get<double>();
     rows.push_back(std::move(s));

@@ -23,6 +23,8 @@
 #   REFERENCE_MAX_MIB=N  run the MPI library's own write_all (validate's reference) only up to N MiB
 #                    (default 16): validate runs it again for every technique point of a workload, and at
 #                    256 MiB, Bx = 1, one OMPIO write_all of the 33 M-block view took minutes on 2 cores
+#   CPU_STEPS=1      also time each CPU charge's code (ciosim validate --cpu-steps: one more untimed run
+#                    per point; a table per point of the work charged at each site against the real time)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build}"
@@ -71,10 +73,11 @@ for np in $ranks; do
       done
       [ -n "$algs" ] || continue
       dir="$out/np$np-${mib}mib-bx$bx"
-      reference=()
-      [ "$mib" -le "$reference_max" ] || reference=(--no-reference)
+      extra=()
+      [ "$mib" -le "$reference_max" ] || extra=(--no-reference)
+      [ -z "${CPU_STEPS:-}" ] || extra+=(--cpu-steps)
       echo "validating $np ranks, $mib MiB, Bx = $bx: $algs" >&2
-      "$build/ciosim" validate bench/validation-matrix.toml -n "$np" --repeat "$repeat" -q --out "$dir" "${reference[@]}" \
+      "$build/ciosim" validate bench/validation-matrix.toml -n "$np" --repeat "$repeat" -q --out "$dir" "${extra[@]}" \
         --set "run.platform=$platform" --set "run.algorithm=[$algs]" --set "workload.nx=$nx" \
         --set "workload.bx=$bx" ${FILESYSTEM:+--set "platform.filesystem=$FILESYSTEM"} >"$dir.txt" 2>&1 ||
         echo "(ciosim validate exited $?: see $dir.txt)" >&2

@@ -1,6 +1,7 @@
 #include "config/calibration.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -82,6 +83,12 @@ LineFit fit_relative(const std::vector<double>& x, const std::vector<double>& y)
   return f;
 }
 
+namespace {
+/// Fewer tuples than this through a step's loops in the measurement: too little to fit its cost (the clock
+/// reads around each charge would weigh), and the step keeps nodes.tuple_cost_s.
+constexpr std::int64_t kMinStepTuples = 10000;
+}  // namespace
+
 PlatformFile platform_from_measurements(const json& m, const CalibrationContext& ctx) {
   try {
     PlatformFile pf;
@@ -122,6 +129,38 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
                      "ciosim::pack of " + std::to_string(pk.at("tuples").get<std::int64_t>()) +
                          " one-entry tuples: " + fmt("%.3g", per_tuple) + " s per tuple minus its " +
                          fmt("%.3g", copy) + " s copy (" + how + ")");
+
+    if (m.contains("steps")) {
+      // Each step's own cost per tuple: its sites' time beyond their bytes at memcpy speed, over their
+      // tuples, from every technique run of the measurement (the step clock, Process::record_steps).
+      std::array<double, kStepKinds> beyond{};
+      std::array<std::int64_t, kStepKinds> tuples{};
+      std::array<std::set<std::string>, kStepKinds> seen_in;
+      for (const json& run : m.at("steps"))
+        for (const json& site : run.at("sites")) {
+          const std::string name = site.at("step").get<std::string>();
+          const Step st = step_named(name);
+          if (name.empty() || st == Step::Pack) continue;  // uncharged code; pack is measured above
+          const auto k = static_cast<std::size_t>(st);
+          beyond[k] += median_of(site.at("seconds")) - site.at("bytes_copied").get<double>() / p.memcpy_Bps;
+          tuples[k] += site.at("tuples").get<std::int64_t>();
+          seen_in[k].insert(run.at("algorithm").get<std::string>());
+        }
+      for (int i = 0; i < kStepKinds; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        if (static_cast<Step>(i) == Step::Pack || tuples[k] < kMinStepTuples) continue;
+        p.step_tuple_cost_s[k] = std::max(0.0, beyond[k] / static_cast<double>(tuples[k]));
+        std::string techniques;
+        for (const auto& t : seen_in[k]) techniques += (techniques.empty() ? "" : ", ") + t;
+        src.emplace_back("nodes.tuple_cost_" + std::string(step_name(static_cast<Step>(i))) + "_s_source",
+                         "the step clock over the code's own " +
+                             std::string(step_name(static_cast<Step>(i))) + " loops in " + techniques +
+                             " (block-cyclic 4-byte entries at Bx = 1 and 16, every "
+                             "rank): " +
+                             std::to_string(tuples[k]) + " tuples, " + fmt("%.3g", beyond[k]) +
+                             " s beyond their bytes at memcpy_Bps (" + how + ")");
+      }
+    }
 
     if (m.contains("library_write_all")) {
       // The library's MPI_File_write_all of the same bytes in small and in large pieces, one aggregator:

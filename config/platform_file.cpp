@@ -36,6 +36,13 @@ struct Field {
   std::vector<std::string> (*choices)() = nullptr;  ///< Kind::Choice: the valid values
 };
 
+/// A value the platform does not give (a step's cost per tuple, NaN: nodes.tuple_cost_s), left out of
+/// what is written and not range-checked.
+bool unset(const Field& f, PlatformSpec& spec) {
+  const Ref r = f.ref(spec);
+  return std::holds_alternative<double*>(r) && std::isnan(*std::get<double*>(r));
+}
+
 std::vector<std::string> commit_modes() {
   return {"sync", "async"};
 }
@@ -62,6 +69,14 @@ std::vector<std::string> server_placements() {
   {#T, K "copy_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.T.M.copy_Bps; }}
 // clang-format on
 
+// A step's own cost per tuple (Step, algorithms/common/process.hpp): nodes.tuple_cost_<name>_s; not given
+// (NaN), the step costs nodes.tuple_cost_s.
+// clang-format off
+#define CIOSIM_STEP_FIELD(S, NAME)                                                                          \
+  {"nodes", "tuple_cost_" NAME "_s", Kind::Real, 0, false,                                                  \
+   [](PlatformSpec& p) -> Ref { return &p.step_tuple_cost_s[static_cast<std::size_t>(Step::S)]; }}
+// clang-format on
+
 // clang-format off
 const Field kFields[] = {
     {"nodes", "count", Kind::Int, 1, false, [](PlatformSpec& p) -> Ref { return &p.nodes; }},
@@ -70,6 +85,14 @@ const Field kFields[] = {
     {"nodes", "memcpy_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.memcpy_Bps; }},
     {"nodes", "tuple_cost_s", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.tuple_cost_s; }},
     {"nodes", "romio_piece_s", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.romio_piece_s; }},
+    CIOSIM_STEP_FIELD(Offsets, "offsets"),
+    CIOSIM_STEP_FIELD(Requests, "requests"),
+    CIOSIM_STEP_FIELD(Windows, "windows"),
+    CIOSIM_STEP_FIELD(Views, "views"),
+    CIOSIM_STEP_FIELD(Scatter, "scatter"),
+    CIOSIM_STEP_FIELD(Ranges, "ranges"),
+    CIOSIM_STEP_FIELD(Regions, "regions"),
+    CIOSIM_STEP_FIELD(Lists, "lists"),
     {"nodes", "loopback_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.loopback_Bps; }},
     {"network", "mpi", Kind::Network, 0, false, [](PlatformSpec& p) -> Ref { return &p.network_mpi; }},
     {"network", "io", Kind::Network, 0, false, [](PlatformSpec& p) -> Ref { return &p.network_io; }},
@@ -510,7 +533,8 @@ PlatformFile platform_from_table(const toml::table& doc, const std::string& orig
     const bool optional_table =
         is_file_system_table(f.table) && std::find(out.spec.filesystems.begin(), out.spec.filesystems.end(),
                                                    std::string(f.table)) == out.spec.filesystems.end();
-    if (!seen.count(dotted) && !optional_table) missing.push_back(dotted);
+    // A step's cost per tuple not given stays NaN: the step costs nodes.tuple_cost_s.
+    if (!seen.count(dotted) && !optional_table && !unset(f, out.spec)) missing.push_back(dotted);
   }
   if (!missing.empty())
     throw ConfigError(origin + ": missing required key" + (missing.size() > 1 ? "s " : " ") + join(missing) +
@@ -536,7 +560,8 @@ PlatformFile load_platform_file(const fs::path& file) {
 void check_platform(const PlatformSpec& p, const std::string& where) {
   PlatformSpec copy = p;
   const std::string prefix = where.empty() ? "" : where + ": ";
-  for (const auto& f : kFields) check_field(f, copy, prefix);
+  for (const auto& f : kFields)
+    if (!unset(f, copy)) check_field(f, copy, prefix);
   check_file_system(p, prefix);
 }
 
@@ -619,7 +644,7 @@ std::string platform_toml(const PlatformFile& p, const std::string& table_prefix
     if (!describes(spec, table)) continue;
     out << "\n[" << (table_prefix.empty() ? t : table_prefix + "." + t) << "]\n";
     for (const auto& f : kFields) {
-      if (f.table != table) continue;
+      if (f.table != table || unset(f, spec)) continue;
       const std::string value = std::visit(
           [](auto* v) -> std::string {
             using T = std::remove_pointer_t<decltype(v)>;
@@ -659,7 +684,7 @@ nlohmann::ordered_json platform_json(const PlatformFile& p) {
     if (!describes(spec, table)) continue;
     nlohmann::ordered_json obj = nlohmann::ordered_json::object();
     for (const auto& f : kFields) {
-      if (f.table != table) continue;
+      if (f.table != table || unset(f, spec)) continue;
       const std::string key(f.key);
       std::visit([&](auto* v) { obj[key] = *v; }, f.ref(spec));
       put_sources(obj, t, key);
@@ -701,6 +726,24 @@ constexpr KeyDoc kKeyDocs[] = {
      "the MPI library's (ROMIO's) collective write per piece an aggregator receives: its receive datatype "
      "built, committed and freed, the hole test's merge (run.cpu_charge = library; ciosim calibrate)"},
     {"nodes.loopback_Bps", "bytes/s", "bandwidth of a message between two ranks of the same node"},
+    {"nodes.tuple_cost_offsets_s", "seconds",
+     "per tuple, flattening a rank's datatype into its offset list (not given: nodes.tuple_cost_s)"},
+    {"nodes.tuple_cost_requests_s", "seconds",
+     "per tuple, splitting offset lists into file domains' requests (not given: nodes.tuple_cost_s)"},
+    {"nodes.tuple_cost_windows_s", "seconds",
+     "per tuple, walking sorted lists against a two-phase window (not given: nodes.tuple_cost_s)"},
+    {"nodes.tuple_cost_views_s", "seconds",
+     "per tuple, walking file views to place pieces (view-based; not given: nodes.tuple_cost_s)"},
+    {"nodes.tuple_cost_scatter_s", "seconds",
+     "per run, building a piece's runs and copying them in or out of a view-based buffer, bytes apart "
+     "(not given: nodes.tuple_cost_s)"},
+    {"nodes.tuple_cost_ranges_s", "seconds",
+     "per range, merging runs into a view-based buffer's valid and dirty ranges (not given: "
+     "nodes.tuple_cost_s)"},
+    {"nodes.tuple_cost_regions_s", "seconds",
+     "per region, building one List I/O call's regions (not given: nodes.tuple_cost_s)"},
+    {"nodes.tuple_cost_lists_s", "seconds",
+     "per tuple, gathered I/O's root walking the gathered lists for sizes (not given: nodes.tuple_cost_s)"},
     {"pvfs.io_servers", "servers", "PVFS I/O servers"},
     {"pvfs.stripe_size", "bytes", "PVFS strip size"},
     {"pvfs.disk_write_Bps", "bytes/s", "an I/O server's disk, sequential write"},

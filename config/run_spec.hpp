@@ -2,7 +2,9 @@
 // No SimGrid here: app/ and config/ build RunSpecs; sim/ runs them.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <string>
 #include <utility>
@@ -26,6 +28,19 @@ struct PlatformSpec {
   int cpu_cores = 1;            ///< cores a node's ranks share for their CPU work (compute)
   double memcpy_Bps = 300e6;    ///< CPU cost of copying, bytes/s
   double tuple_cost_s = 50e-9;  ///< CPU cost per offset-length tuple processed, s
+  /// The cost per tuple of each kind of loop (Step) with a key of its own (nodes.tuple_cost_<step>_s), s;
+  /// NaN (not given, the model before the keys): tuple_cost_s. [Pack] is unused: tuple_cost_s is pack's.
+  std::array<double, kStepKinds> step_tuple_cost_s = unset_steps();
+  /// What a tuple of `s` costs, s.
+  double tuple_cost(Step s) const {
+    const double v = step_tuple_cost_s[static_cast<std::size_t>(s)];
+    return s == Step::Pack || v != v ? tuple_cost_s : v;
+  }
+  static std::array<double, kStepKinds> unset_steps() {
+    std::array<double, kStepKinds> a{};
+    a.fill(std::numeric_limits<double>::quiet_NaN());
+    return a;
+  }
   /// The MPI library's own collective write per piece an aggregator receives (ROMIO's datatype work), s;
   /// 0 = not measured (run.cpu_charge = library refuses the platform). Measured by ciosim calibrate.
   double romio_piece_s = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -341,7 +342,11 @@ class Expander {
         continue;
       }
       if (is_given(k.key)) set_platform_value(r.platform, k, v.at(k.key));
-      resolve(k.key, platform_value(r.platform, k));
+      const Value own = platform_value(r.platform, k);
+      // A step's cost per tuple the platform does not give (NaN): the step costs nodes.tuple_cost_s, and
+      // the effective configuration leaves it out as the platform file does.
+      if (const double* d = std::get_if<double>(&own); d && std::isnan(*d)) continue;
+      resolve(k.key, own);
     }
     override_int("platform.nodes", r.platform.nodes);
     override_int("platform.cores_per_node", r.platform.cores_per_node);
@@ -761,10 +766,15 @@ std::string changed_note(const Setting& set, const Scenario& s) {
     return std::string(" (no source given)");
   };
   for (const auto& [name, pf] : s.platforms) {
-    for (const PlatformKey& k : platform_keys())
-      if (k.key == set.key && describes_key(pf.spec, k) && differs(platform_value(pf.spec, k)))
-        notes.push_back("changes platform " + quote(name) + "'s " + value_toml(platform_value(pf.spec, k)) +
-                        source_of(pf, k.key));
+    for (const PlatformKey& k : platform_keys()) {
+      if (k.key != set.key || !describes_key(pf.spec, k)) continue;
+      const Value own = platform_value(pf.spec, k);
+      if (const double* d = std::get_if<double>(&own); d && std::isnan(*d))  // a step's cost not given
+        notes.push_back("platform " + quote(name) + " does not give it: nodes.tuple_cost_s, " +
+                        value_toml(pf.spec.tuple_cost_s) + source_of(pf, "nodes.tuple_cost_s"));
+      else if (differs(own))
+        notes.push_back("changes platform " + quote(name) + "'s " + value_toml(own) + source_of(pf, k.key));
+    }
     for (const std::string role : {"mpi", "io"})
       for (const ProfileValue& f : profile_values()) {
         if (set.key != "network." + role + "_" + f.field) continue;

@@ -313,6 +313,46 @@ TEST_CASE("calibrate's fits recover the numbers the measurements were generated 
   CHECK_THROWS_WITH(platform_from_measurements(broken, context()), Catch::Contains("lack \"memcpy\""));
 }
 
+TEST_CASE("calibrate: each step's cost per tuple from the step clock's sites, beyond their bytes") {
+  // Two runs' sites: the windows loops took 2e-9 s a tuple beyond their bytes (memcpy 4e9 B/s in the
+  // synthetic measurements), the scatter loops 9e-9; the ranges loop saw too few tuples to fit; uncharged
+  // code and pack are not steps of their own.
+  json m = synthetic(1e-6, 6e9, true);
+  const auto site = [](const char* step, std::int64_t tuples, double bytes, double seconds) {
+    return json{{"site", "f, x.cpp:1"},
+                {"step", step},
+                {"charges", 1},
+                {"tuples", tuples},
+                {"bytes_copied", bytes},
+                {"library_pieces", 0},
+                {"seconds", {{"median", seconds}, {"min", seconds}, {"max", seconds}}}};
+  };
+  m["steps"] = json::array({{{"algorithm", "two-phase"},
+                             {"sites", json::array({site("windows", 1000000, 0, 2e-3),
+                                                    site("pack", 1000000, 4e6, 1.0), site("", 0, 0, 0.5)})}},
+                            {{"algorithm", "view-based"},
+                             {"sites", json::array({site("scatter", 500000, 4e6, 500000 * 9e-9 + 4e6 / 4e9),
+                                                    site("windows", 1000000, 4e6, 2e-3 + 4e6 / 4e9),
+                                                    site("ranges", 10, 0, 1.0)})}}});
+  const PlatformFile pf = platform_from_measurements(m, context());
+  const PlatformSpec& p = pf.spec;
+  CHECK(p.tuple_cost(Step::Windows) == Approx(2e-9));
+  CHECK(p.tuple_cost(Step::Scatter) == Approx(9e-9));
+  CHECK(p.tuple_cost(Step::Ranges) == p.tuple_cost_s);  // 10 tuples: not fitted
+  CHECK(p.tuple_cost(Step::Pack) == Approx(3e-9));      // the pack loop's own measurement
+  const PlatformFile back = parse_platform(platform_toml(pf, ""), "c.toml");
+  CHECK(back.spec.tuple_cost(Step::Windows) == Approx(2e-9));
+  CHECK(std::isnan(back.spec.step_tuple_cost_s[static_cast<std::size_t>(Step::Ranges)]));
+  const std::string toml = platform_toml(pf, "");
+  CHECK(toml.find("tuple_cost_windows_s_source = \"the step clock over the code's own windows loops in "
+                  "two-phase, view-based") != std::string::npos);
+  CHECK(toml.find("tuple_cost_ranges_s") == std::string::npos);
+  // Without the steps' measurements, no step keys: every step costs nodes.tuple_cost_s.
+  const PlatformFile plain = platform_from_measurements(synthetic(1e-6, 6e9, true), context());
+  CHECK(platform_toml(plain, "").find("tuple_cost_windows_s") == std::string::npos);
+  CHECK(plain.spec.tuple_cost(Step::Views) == plain.spec.tuple_cost_s);
+}
+
 TEST_CASE("a calibrated platform runs in the simulator, its own profile charging L + S/B per message") {
   // One host: the measured one-way time is charged as host overheads, the bytes at loopback_Bps.
   const PlatformFile pf = platform_from_measurements(synthetic(1e-6, 6e9, true), context());

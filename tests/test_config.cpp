@@ -442,6 +442,26 @@ seed = 7
   CHECK(contains(e, "[platforms.mine] is defined but no point uses it"));
 }
 
+TEST_CASE(
+    "a step cost per tuple: tuple_cost_s when not given, else in the run and the effective configuration") {
+  DataDir d;
+  const Scenario plain = parse_scenario(kScenario, "t.toml", d.opt({"workload.nx=2048"}));
+  const PlatformSpec& p = plain.runs.front().platform;
+  CHECK(p.tuple_cost(Step::Windows) == p.tuple_cost_s);
+  CHECK(!contains(effective_config_toml(plain), "tuple_cost_windows_s"));
+  const Scenario set =
+      parse_scenario(kScenario, "t.toml", d.opt({"workload.nx=2048", "nodes.tuple_cost_windows_s=2e-9"}));
+  CHECK(set.runs.front().platform.tuple_cost(Step::Windows) == 2e-9);
+  CHECK(set.runs.front().platform.tuple_cost(Step::Views) == set.runs.front().platform.tuple_cost_s);
+  CHECK(contains(effective_config_toml(set), "tuple_cost_windows_s = [2e-09]  # --set; platform"));
+  CHECK(contains(effective_config_toml(set), "does not give it: nodes.tuple_cost_s"));
+  CHECK(contains(
+      error_of([&] {
+        parse_scenario(kScenario, "t.toml", d.opt({"workload.nx=2048", "nodes.tuple_cost_views_s=-1"}));
+      }),
+      "nodes.tuple_cost_views_s"));
+}
+
 TEST_CASE("effective configuration: complete, and reproduces the same runs") {
   DataDir d;
   const Scenario s =
@@ -450,6 +470,8 @@ TEST_CASE("effective configuration: complete, and reproduces the same runs") {
   for (const auto& p : parameters()) {
     // The test platform describes PVFS only: values of the other file systems have nothing to show.
     if (p.key.starts_with("nfs.") || p.key.starts_with("local.")) continue;
+    // A step's own cost per tuple that the platform does not give is left out: it costs tuple_cost_s.
+    if (p.key.starts_with("nodes.tuple_cost_") && p.key != "nodes.tuple_cost_s") continue;
     CHECK(contains(toml, p.key.substr(p.key.find('.') + 1)));
   }
   CHECK(contains(toml, "[platforms.tiny.pvfs]"));

@@ -144,6 +144,7 @@ nlohmann::ordered_json timings_json(const std::string& scenario, int repeat, con
       p["cpu_steps"] = nlohmann::ordered_json::array();
       for (const StepTime& t : steps[i])
         p["cpu_steps"].push_back({{"site", t.site},
+                                  {"step", t.step},
                                   {"charges", t.charges},
                                   {"tuples", t.tuples},
                                   {"bytes_copied", t.bytes_copied},

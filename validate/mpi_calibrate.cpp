@@ -15,6 +15,7 @@
 
 #include "algorithms/common/datatype.hpp"
 #include "validate/mpi_process.hpp"
+#include "validate/mpi_run.hpp"
 
 namespace ciosim::mpi {
 
@@ -460,6 +461,54 @@ ojson library_write_all(MPI_Comm comm, const std::string& path, bool quick) {
   return ojson{{"bytes", bytes}, {"aggregators", 1}, {"cases", cases}};
 }
 
+/// The techniques' own CPU steps (Step, algorithms/common/process.hpp) timed where they run: each of
+/// kStepTechniques writes a block-cyclic vector of 4-byte entries at Bx = 1 and Bx = 16 on every rank, once
+/// untimed (warm-up) and once with the step clock (Process::record_steps), which pairs every CPU charge
+/// with the real time its code took. Rank 0 gets every rank's sites added up per run.
+ojson technique_steps(MPI_Comm comm, const fs::path& dir, bool quick) {
+  // The techniques whose charges use the steps with keys of their own: two-phase (offsets, requests,
+  // windows), view-based (views, scatter, ranges), List I/O (regions), gathered (offsets, lists).
+  static const char* const kStepTechniques[] = {"two-phase", "view-based", "list-io", "gathered"};
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  ojson out = ojson::array();
+  for (const char* algorithm : kStepTechniques)
+    for (const std::int64_t bx : {1, 16}) {
+      RunSpec spec;
+      spec.algorithm = algorithm;
+      spec.ranks = size;
+      spec.workload.kind = "block-cyclic";
+      spec.workload.nx = (quick ? (std::int64_t{1} << 17) : (std::int64_t{1} << 19)) / size * size;
+      spec.workload.bx = bx;
+      spec.workload.element_size = 4;
+      PointOptions warm;
+      warm.work_dir = dir;
+      run_technique(comm, spec, warm);
+      PointOptions stepped = warm;
+      stepped.steps = true;
+      const PointRun r = run_technique(comm, spec, stepped);
+      ojson sites = ojson::array();
+      for (const StepTime& t : r.steps)
+        sites.push_back({{"site", t.site},
+                         {"step", t.step},
+                         {"charges", t.charges},
+                         {"tuples", t.tuples},
+                         {"bytes_copied", t.bytes_copied},
+                         {"library_pieces", t.library_pieces},
+                         // one run: its time as median, min and max, so that calibrate --runs takes
+                         // the median of the runs' times as it does for every timing
+                         {"seconds", stats_json(Stats{t.seconds, t.seconds, t.seconds})}});
+      out.push_back({{"algorithm", algorithm},
+                     {"nx", spec.workload.nx},
+                     {"bx", bx},
+                     {"element_size", 4},
+                     {"sites", std::move(sites)}});
+    }
+  std::error_code ec;
+  fs::remove(dir / "x.dat", ec);
+  return out;
+}
+
 }  // namespace
 
 int calibrate(MPI_Comm comm, const CalibrateOptions& opt) {
@@ -511,6 +560,8 @@ int calibrate(MPI_Comm comm, const CalibrateOptions& opt) {
   j["file_write_all_ranks"] = file_all_ranks(comm, rank, size, file, opt.quick);
   j["open_close"] = open_close(comm, file, opt.quick);
   j["close_wait"] = close_wait(comm, file, opt.quick);
+  MPI_Barrier(comm);
+  j["steps"] = technique_steps(comm, dir, opt.quick);
   if (rank == 0) {
     std::error_code ec;
     fs::remove(file, ec);

@@ -49,7 +49,7 @@ nlohmann::json record_json(const RankRecord& r) {
   j["trace"] = std::move(t);
   nlohmann::json st = nlohmann::json::array();
   for (const StepTime& e : r.steps)
-    st.push_back({e.site, e.charges, e.tuples, e.bytes_copied, e.library_pieces, e.seconds});
+    st.push_back({e.site, e.step, e.charges, e.tuples, e.bytes_copied, e.library_pieces, e.seconds});
   j["steps"] = std::move(st);
   return j;
 }
@@ -69,9 +69,10 @@ RankRecord record_from_json(const nlohmann::json& j) {
                                  e.at(2).get<int>(), e.at(3).get<std::int64_t>(),
                                  e.at(4).get<std::int64_t>()});
   for (const auto& e : j.at("steps"))
-    r.steps.push_back(StepTime{e.at(0).get<std::string>(), e.at(1).get<std::int64_t>(),
+    r.steps.push_back(StepTime{e.at(0).get<std::string>(), e.at(1).get<std::string>(),
                                e.at(2).get<std::int64_t>(), e.at(3).get<std::int64_t>(),
-                               e.at(4).get<std::int64_t>(), e.at(5).get<double>()});
+                               e.at(4).get<std::int64_t>(), e.at(5).get<std::int64_t>(),
+                               e.at(6).get<double>()});
   return r;
 }
 
@@ -127,6 +128,7 @@ std::vector<StepTime> sum_steps(const std::vector<RankRecord>& all) {
     for (const StepTime& s : r.steps) {
       StepTime& t = by_site[s.site];
       t.site = s.site;
+      t.step = s.step;
       t += s;
     }
   std::vector<StepTime> out;

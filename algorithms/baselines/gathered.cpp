@@ -61,12 +61,15 @@ struct Walker {
   }
 };
 
-Walker walker_of(const AccessList& a) {
+/// A rank's own walker: its offsets and lengths copied into one list (charged as the bytes it copies).
+Walker walker_of(Process& p, const AccessList& a) {
   Walker w;
   w.n = a.offsets.size();
   w.pairs = a.offsets;
   w.pairs.insert(w.pairs.end(), a.lens.begin(), a.lens.end());
   w.mem = a.mem;
+  p.compute(
+      Work{.bytes_copied = static_cast<std::int64_t>((w.pairs.size() + w.mem.size()) * sizeof(Offset))});
   return w;
 }
 
@@ -81,6 +84,7 @@ std::vector<Walker> exchange_lists(Process& p, const AccessList& a) {
     if (mine > 0) {
       std::vector<Offset> pairs = a.offsets;
       pairs.insert(pairs.end(), a.lens.begin(), a.lens.end());
+      p.compute(Work{.bytes_copied = static_cast<std::int64_t>(pairs.size() * sizeof(Offset))});
       p.send(kRoot, kListTag, as_bytes(pairs));
     }
     return all;
@@ -90,7 +94,7 @@ std::vector<Walker> exchange_lists(Process& p, const AccessList& a) {
   for (int i = 0; i < P; ++i) {
     Walker& w = all[static_cast<std::size_t>(i)];
     if (i == kRoot) {
-      w = walker_of(a);
+      w = walker_of(p, a);
       continue;
     }
     w.n = static_cast<std::size_t>(counts[static_cast<std::size_t>(i)]);
@@ -125,12 +129,12 @@ void run_write(Process& p, const TechniqueInput& in, LocalData local) {
   for (int it = 0; it < in.iterations; ++it) {
     p.phase("offsets");
     const AccessList a = file_access(dt, in.element_size);
-    p.compute(Work{.bytes_copied = 0, .tuples = a.count()});
+    p.compute(Work{.bytes_copied = 0, .tuples = a.count(), .step = Step::Offsets});
     p.phase("metadata_exchange");
     std::vector<Walker> all = exchange_lists(p, a);
     p.phase("exchange");
     if (p.rank() != kRoot) {  // one message per chunk touched, from the buffer (packed if not in file order)
-      Walker me = walker_of(a);
+      Walker me = walker_of(p, a);
       std::vector<payload::Buffer> packed;
       std::vector<Request> reqs;
       Offset pos = 0;
@@ -161,14 +165,18 @@ void run_write(Process& p, const TechniqueInput& in, LocalData local) {
       const Offset lo = chunk * B;
       const Offset size = std::min(B, end - lo);
       std::vector<payload::Buffer> staging(all.size());
-      std::vector<Request> reqs;
+      std::vector<Offset> sizes(all.size(), 0);
+      std::int64_t peeked = 0;
       for (std::size_t i = 0; i < all.size(); ++i) {  // sizes first: what each rank sends for this chunk
         if (i == kRoot) continue;
-        Offset bytes = 0;
         Pos peek = all[i].pos;
-        all[i].take_below(peek, lo + size, bytes, [](Offset, Offset, Offset) {});
-        if (bytes == 0) continue;
-        staging[i] = payload::Buffer(static_cast<std::size_t>(bytes));
+        peeked += all[i].take_below(peek, lo + size, sizes[i], [](Offset, Offset, Offset) {});
+      }
+      p.compute(Work{.tuples = peeked, .step = Step::Lists});
+      std::vector<Request> reqs;
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        if (i == kRoot || sizes[i] == 0) continue;
+        staging[i] = payload::Buffer(static_cast<std::size_t>(sizes[i]));
         reqs.push_back(p.irecv(static_cast<int>(i), 1 + static_cast<int>(chunk), staging[i]));
       }
       if (!reqs.empty()) p.waitall(reqs);
@@ -221,12 +229,12 @@ void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out) {
   for (int it = 0; it < in.iterations; ++it) {
     p.phase("offsets");
     const AccessList a = file_access(dt, in.element_size);
-    p.compute(Work{.bytes_copied = 0, .tuples = a.count()});
+    p.compute(Work{.bytes_copied = 0, .tuples = a.count(), .step = Step::Offsets});
     p.phase("metadata_exchange");
     std::vector<Walker> all = exchange_lists(p, a);
     p.phase("exchange");
     if (p.rank() != kRoot) {  // one receive per chunk touched
-      Walker me = walker_of(a);
+      Walker me = walker_of(p, a);
       std::vector<payload::Buffer> staging;
       std::vector<std::pair<Pos, Offset>> positions;  // each chunk's first piece and chunk index
       std::vector<Request> reqs;
@@ -235,7 +243,8 @@ void run_read(Process& p, const TechniqueInput& in, std::span<std::byte> out) {
         const Offset chunk = me.chunk(B);
         const Offset first = pos;
         positions.emplace_back(me.pos, chunk);
-        me.take_below((chunk + 1) * B, pos, [](Offset, Offset, Offset) {});
+        const std::int64_t walked = me.take_below((chunk + 1) * B, pos, [](Offset, Offset, Offset) {});
+        p.compute(Work{.tuples = walked, .step = Step::Lists});
         const auto bytes = static_cast<std::size_t>(pos - first);
         std::span<std::byte> into = out.subspan(static_cast<std::size_t>(first), bytes);
         if (!me.mem.empty()) into = staging.emplace_back(bytes).span();

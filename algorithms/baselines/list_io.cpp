@@ -27,7 +27,8 @@ void for_each_batch(Process& p, const Datatype& dt, std::int64_t es, int batch, 
   Offset bytes = 0;
   auto flush = [&] {
     if (regions.empty()) return;
-    p.compute(Work{.bytes_copied = 0, .tuples = static_cast<std::int64_t>(regions.size())});
+    p.compute(
+        Work{.bytes_copied = 0, .tuples = static_cast<std::int64_t>(regions.size()), .step = Step::Regions});
     io(std::span<const Extent>(regions), first, bytes);
     first += bytes;
     bytes = 0;

@@ -58,6 +58,38 @@ const char* call_name(Call c) {
   return "?";
 }
 
+const char* step_name(Step s) {
+  switch (s) {
+    case Step::Pack:
+      return "pack";
+    case Step::Offsets:
+      return "offsets";
+    case Step::Requests:
+      return "requests";
+    case Step::Windows:
+      return "windows";
+    case Step::Views:
+      return "views";
+    case Step::Scatter:
+      return "scatter";
+    case Step::Ranges:
+      return "ranges";
+    case Step::Regions:
+      return "regions";
+    case Step::Lists:
+      return "lists";
+    case Step::kCount:
+      break;
+  }
+  return "?";
+}
+
+Step step_named(std::string_view name) {
+  for (int i = 0; i < kStepKinds; ++i)
+    if (name == step_name(static_cast<Step>(i))) return static_cast<Step>(i);
+  return Step::Pack;
+}
+
 void Process::send(int dst, int tag, std::span<const std::byte> buf) {
   count(Call::Send);
   const CallEnd end(*this);
@@ -202,6 +234,7 @@ std::string short_function(std::string_view f) {
 void Process::compute(const Work& w, std::source_location where) {
   if (stepping_) {
     StepTime& s = steps_[SiteKey{where.function_name(), where.file_name(), where.line()}];
+    s.step = step_name(w.step);
     ++s.charges;
     s.tuples += w.tuples;
     s.bytes_copied += w.bytes_copied;
@@ -235,6 +268,7 @@ std::vector<StepTime> Process::steps() const {
                              ":" + std::to_string(k.line);
     StepTime& t = by_site[site];
     t.site = site;
+    t.step = s.step;
     t += s;
   }
   std::vector<StepTime> out;

@@ -17,6 +17,7 @@
 #include <source_location>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ciosim {
@@ -74,6 +75,29 @@ struct Counters {
   std::int64_t count(Call c) const { return calls[static_cast<int>(c)]; }
 };
 
+/// The kind of loop a CPU charge's tuples go through: each kind has its own cost per tuple on a platform
+/// (nodes.tuple_cost_s for Pack, nodes.tuple_cost_KEY_s for the others, each defaulting to
+/// nodes.tuple_cost_s), because the loops differ several-fold in what they do per tuple (measured by the step
+/// clock, Process::record_steps: 0.8 to 9.3 ns a tuple on one machine where pack's loop takes 3 ns).
+enum class Step : int {
+  Pack,      ///< pack or unpack a datatype: read a tuple, copy its bytes (the calibrated pack loop)
+  Offsets,   ///< flatten a rank's datatype into its file offset-length list (ROMIO's Calc_my_off_len)
+  Requests,  ///< split a rank's list by file domain into requests, and what others ask of an aggregator
+  Windows,   ///< walk sorted lists against a collective-buffer window (two-phase's exchange rounds)
+  Views,     ///< walk file views to find which pieces of a block belong to which rank (view-based)
+  Scatter,   ///< build a piece's runs in a block and copy them in or out (view-based's buffers)
+  Ranges,    ///< merge runs into a buffer's valid and dirty byte ranges (view-based)
+  Regions,   ///< build the regions of one list I/O call (List I/O)
+  Lists,     ///< copy offset-length lists into messages and walk them for sizes (gathered I/O's root)
+  kCount
+};
+constexpr int kStepKinds = static_cast<int>(Step::kCount);
+/// "pack", "offsets", ...: the platform key of a step is nodes.tuple_cost_s for pack, else
+/// nodes.tuple_cost_<name>_s.
+const char* step_name(Step s);
+/// The step of that name; Step::Pack for any other name.
+Step step_named(std::string_view name);
+
 /// CPU work declared by an algorithm. The simulator charges it from the platform's CPU cost model;
 /// the MPI backend ignores it (real time passes anyway).
 struct Work {
@@ -87,6 +111,7 @@ struct Work {
   /// (run.cpu_charge = library: ROMIO's aggregator builds, commits and frees a datatype over each piece
   /// of a round); the simulator charges nodes.romio_piece_s each, the MPI backend never sees them.
   std::int64_t library_pieces = 0;
+  Step step = Step::Pack;  ///< the kind of loop the tuples go through (their cost per tuple)
 };
 
 /// The step clock's record of one compute() site (Process::record_steps): how often it charged, the work it
@@ -94,6 +119,7 @@ struct Work {
 /// mark or charge).
 struct StepTime {
   std::string site;  ///< "Class::function, file.cpp:line" of the compute() call
+  std::string step;  ///< step_name of its Work::step ("" for uncharged code)
   std::int64_t charges = 0;
   std::int64_t tuples = 0;
   std::int64_t bytes_copied = 0;

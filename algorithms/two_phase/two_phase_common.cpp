@@ -170,7 +170,7 @@ std::optional<Collective> prepare(Process& p, const Datatype& dt, std::int64_t e
   Collective col;
   p.phase(c.phase(Stage::Offsets));  // VECPAR st1: ADIOI_Calc_my_off_len
   col.access = file_access(dt, element_size);
-  p.compute(Work{.bytes_copied = 0, .tuples = col.access.count()});
+  p.compute(Work{.bytes_copied = 0, .tuples = col.access.count(), .step = Step::Offsets});
 
   p.phase(c.phase(Stage::OffsetsExchange));  // st2: two Allgathers of one ADIO_Offset each
   std::vector<Offset> st(n), end(n);
@@ -196,7 +196,7 @@ std::optional<Collective> prepare(Process& p, const Datatype& dt, std::int64_t e
     std::vector<Offset>().swap(col.access.offsets);
     std::vector<Offset>().swap(col.access.lens);
   }
-  p.compute(Work{.bytes_copied = 0, .tuples = col.my.tuples});
+  p.compute(Work{.bytes_copied = 0, .tuples = col.my.tuples, .step = Step::Requests});
 
   p.phase(c.phase(Stage::MetadataExchange));  // st6: ADIOI_Calc_others_req
   col.others = calc_others_req(p, col.my, h.version, contiguous);

@@ -123,7 +123,7 @@ void read_and_exch(Process& p, Collective& col, const CallContext& ctx, std::spa
   const auto n = static_cast<std::size_t>(p.size());
   p.phase("exchange");
   const DataExtent ext = data_extent(col.others, h.cb_buffer_size);
-  p.compute(Work{.bytes_copied = 0, .tuples = ext.tuples});
+  p.compute(Work{.bytes_copied = 0, .tuples = ext.tuples, .step = Step::Windows});
   std::int64_t max_ntimes[1] = {ext.ntimes};
   p.allreduce_max(max_ntimes);
 
@@ -136,7 +136,8 @@ void read_and_exch(Process& p, Collective& col, const CallContext& ctx, std::spa
   for (int m = 0; m < ext.ntimes; ++m) {
     p.phase("exchange");
     const Offset size = std::min(h.cb_buffer_size, ext.end_loc - ext.st_loc + 1 - done);
-    p.compute(Work{.bytes_copied = 0, .tuples = walk_window(col.others, s.cur, off, size)});
+    p.compute(
+        Work{.bytes_copied = 0, .tuples = walk_window(col.others, s.cur, off, size), .step = Step::Windows});
     if (std::any_of(s.cur.count.begin(), s.cur.count.end(), [](std::int64_t v) { return v > 0; })) {
       p.phase("read");
       p.read_at(off, s.window.span().first(static_cast<std::size_t>(size)));

@@ -107,7 +107,7 @@ void exchange(Process& p, WriteState& s, int iter, Offset off, Offset size) {
   if (s.ctx.library)
     p.compute(Work{.library_pieces = sum});
   else
-    p.compute(Work{.bytes_copied = 0, .tuples = sum + merge_steps});
+    p.compute(Work{.bytes_copied = 0, .tuples = sum + merge_steps, .step = Step::Windows});
   if (nprocs_recv > 0 && hole) {
     p.phase(s.ctx.phase(Stage::Write));  // read-modify-write: the window has holes
     p.read_at(off, s.window.span().first(static_cast<std::size_t>(size)));
@@ -156,7 +156,7 @@ void exch_and_write(Process& p, Collective& col, const CallContext& ctx, LocalDa
   const auto n = static_cast<std::size_t>(p.size());
   p.phase(ctx.phase(Stage::Exchange));
   const DataExtent ext = data_extent(col.others, h.cb_buffer_size);
-  p.compute(Work{.bytes_copied = 0, .tuples = ext.tuples});
+  p.compute(Work{.bytes_copied = 0, .tuples = ext.tuples, .step = Step::Windows});
   std::int64_t max_ntimes[1] = {ext.ntimes};
   p.allreduce_max(max_ntimes);
 
@@ -170,7 +170,8 @@ void exch_and_write(Process& p, Collective& col, const CallContext& ctx, LocalDa
   for (int m = 0; m < ext.ntimes; ++m) {
     p.phase(ctx.phase(Stage::Exchange));
     size = std::min(h.cb_buffer_size, ext.end_loc - ext.st_loc + 1 - done);
-    p.compute(Work{.bytes_copied = 0, .tuples = walk_window(col.others, s.cur, off, size)});
+    p.compute(
+        Work{.bytes_copied = 0, .tuples = walk_window(col.others, s.cur, off, size), .step = Step::Windows});
     exchange(p, s, m, off, size);
     if (std::any_of(s.cur.count.begin(), s.cur.count.end(), [](std::int64_t v) { return v > 0; })) {
       p.phase(ctx.phase(Stage::Write));

@@ -133,7 +133,8 @@ void ViewBasedSession::set_view(Offset displacement) {
   mine_ = ViewMap(std::move(v));
   my_pieces_ = pieces_of(mine_, me, bs_);
   group_my_pieces();
-  p_.compute(Work{0, walked + static_cast<std::int64_t>(mine_.view().filetype.tuples.size())});
+  p_.compute(Work{.tuples = walked + static_cast<std::int64_t>(mine_.view().filetype.tuples.size()),
+                  .step = Step::Views});
   // Decision: the aggregators learn the size of each view from one Allgather of an 8-byte word.
   const std::int64_t nwords = static_cast<std::int64_t>(words.size());
   std::vector<std::int64_t> sizes(static_cast<std::size_t>(P));
@@ -160,7 +161,7 @@ void ViewBasedSession::set_view(Offset displacement) {
       disps_.push_back(views_.back().view().displacement);
       tuples += static_cast<std::int64_t>(views_.back().view().filetype.tuples.size());
     }
-    p_.compute(Work{0, tuples});
+    p_.compute(Work{.tuples = tuples, .step = Step::Views});
     plan_blocks();
   }
   viewed_ = true;
@@ -191,7 +192,7 @@ void ViewBasedSession::seek(Offset offset) {
     }
     plan_blocks();
   }
-  p_.compute(Work{0, tuples});
+  p_.compute(Work{.tuples = tuples, .step = Step::Views});
 }
 
 void ViewBasedSession::group_my_pieces() {
@@ -265,7 +266,7 @@ void ViewBasedSession::permute(std::span<const std::byte> from, std::span<std::b
     }
     pos += len;
   }
-  p_.compute(Work{moved, runs});
+  p_.compute(Work{.bytes_copied = moved, .tuples = runs, .step = Step::Scatter});
 }
 
 std::pair<Offset, Offset> ViewBasedSession::part_bytes(int part, int parts) const {
@@ -342,9 +343,10 @@ void ViewBasedSession::scatter(Buffer& b, const Piece& pc, std::span<const std::
       v += n;
     }
   }
-  p_.compute(Work{pc.length, static_cast<std::int64_t>(runs.size())});
-  b.valid.add_all(runs);
-  b.dirty.add_all(runs);
+  p_.compute(Work{
+      .bytes_copied = pc.length, .tuples = static_cast<std::int64_t>(runs.size()), .step = Step::Scatter});
+  const std::int64_t merged = b.valid.add_all(runs) + b.dirty.add_all(runs);
+  p_.compute(Work{.tuples = merged, .step = Step::Ranges});
 }
 
 void ViewBasedSession::gather(Buffer& b, const Piece& pc, std::span<std::byte> dst) {
@@ -367,7 +369,7 @@ void ViewBasedSession::gather(Buffer& b, const Piece& pc, std::span<std::byte> d
     payload::append_pieces(ps, b.data, runs);
     payload::assign(dst, ps);
   }
-  p_.compute(Work{pc.length, count});
+  p_.compute(Work{.bytes_copied = pc.length, .tuples = count, .step = Step::Scatter});
 }
 
 void ViewBasedSession::write_back(Buffer& b) {
@@ -447,7 +449,7 @@ std::vector<std::vector<Piece>> ViewBasedSession::call_pieces(Offset v0, Offset 
       const std::vector<Piece> part = clip(std::span(&pc, 1), e[0], e[1]);
       if (!part.empty()) from[static_cast<std::size_t>(pc.rank)].push_back(part.front());
     }
-  p_.compute(Work{0, walked});
+  p_.compute(Work{.tuples = walked, .step = Step::Views});
   return from;
 }
 

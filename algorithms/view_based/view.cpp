@@ -4,6 +4,7 @@
 // bytes the aggregators scatter through (§V-C), the static round-robin mapping of file blocks to
 // aggregators (§IV), and the LRU pool of collective buffers (§IV, §V-C).
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 #include "algorithms/common/access_list.hpp"
@@ -182,16 +183,18 @@ void ByteRanges::add(Offset off, Offset len) {
   r_.insert(it, Extent{lo, hi - lo});
 }
 
-void ByteRanges::add_all(std::span<const Extent> added) {
+std::int64_t ByteRanges::add_all(std::span<const Extent> added) {
   // Both lists sorted, then merged: linear in the ranges held when `more` comes in order (a piece's runs),
   // which a block scattered into by many pieces does once per piece.
   const auto by_offset = [](const Extent& a, const Extent& b) { return a.offset < b.offset; };
   std::vector<Extent> sorted;  // a copy only when `added` is out of order
   std::span<const Extent> more = added;
+  auto walked = static_cast<std::int64_t>(added.size() + r_.size() + added.size());  // the check, the merge
   if (!std::is_sorted(added.begin(), added.end(), by_offset)) {
     sorted.assign(added.begin(), added.end());
     std::sort(sorted.begin(), sorted.end(), by_offset);
     more = sorted;
+    walked += static_cast<std::int64_t>(added.size()) * std::bit_width(added.size());  // n log2 n comparisons
   }
   std::vector<Extent> out;
   out.reserve(r_.size() + 1);
@@ -207,6 +210,7 @@ void ByteRanges::add_all(std::span<const Extent> added) {
   while (i < more.size() || j < r_.size())
     put(j == r_.size() || (i < more.size() && by_offset(more[i], r_[j])) ? more[i++] : r_[j++]);
   r_ = std::move(out);
+  return walked;
 }
 
 bool ByteRanges::covers(Offset off, Offset len) const {

@@ -127,7 +127,9 @@ class ByteRanges {
  public:
   void add(Offset off, Offset len);
   /// Adds many ranges at once (one sort and merge: a block's runs from many ranks interleave).
-  void add_all(std::span<const Extent> added);
+  /// Returns the entries it went through (the sortedness check and the merge with the ranges held; a sort
+  /// of out-of-order ranges as n log2 n), the work a CPU charge counts.
+  std::int64_t add_all(std::span<const Extent> added);
   bool covers(Offset off, Offset len) const;
   const std::vector<Extent>& ranges() const { return r_; }
   bool empty() const { return r_.empty(); }
