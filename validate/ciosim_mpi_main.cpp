@@ -156,13 +156,6 @@ nlohmann::ordered_json timings_json(const std::string& scenario, int repeat, con
   return j;
 }
 
-/// Keep freed memory in the process: every allocation from the heap, the heap never trimmed (glibc
-/// mallopt), so that a timed run reuses pages instead of faulting in fresh ones.
-void keep_freed_memory() {
-  mallopt(M_MMAP_MAX, 0);
-  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
-}
-
 int run_command(const RunArgs& a, int rank) {
   if (a.repeat < 1) throw config::ConfigError("--repeat must be >= 1, got " + std::to_string(a.repeat));
   config::LoadOptions load;
@@ -182,7 +175,7 @@ int run_command(const RunArgs& a, int rank) {
       throw config::ConfigError("cannot create directory " + d.string());
   }
   config::check_memory_mode("--memory", a.memory);
-  if (a.memory == "warm") keep_freed_memory();
+  if (a.memory == "warm") mpi::keep_freed_memory();
   const int first = a.memory == "warm" ? -1 : 0;  // run -1 is the untimed warm-up
   const std::vector<std::string> hosts = mpi::host_names(MPI_COMM_WORLD);
   std::vector<std::vector<RunResult>> points;
@@ -293,7 +286,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     if (*run) code = run_command(ra, rank);
-    if (*cal && ca.library_only) keep_freed_memory();  // as `run --memory warm`, validate's default
+    if (*cal && ca.library_only) mpi::keep_freed_memory();  // as `run --memory warm`, validate's default
     if (*cal) code = mpi::calibrate(MPI_COMM_WORLD, ca);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {

@@ -561,6 +561,7 @@ int calibrate(MPI_Comm comm, const CalibrateOptions& opt) {
   j["open_close"] = open_close(comm, file, opt.quick);
   j["close_wait"] = close_wait(comm, file, opt.quick);
   MPI_Barrier(comm);
+  keep_freed_memory();  // as validate's real runs (ciosim-mpi run --memory warm), whose steps these predict
   j["steps"] = technique_steps(comm, dir, opt.quick);
   if (rank == 0) {
     std::error_code ec;

@@ -1,9 +1,11 @@
 #include "validate/mpi_process.hpp"
 
+#include <malloc.h>
 #include <time.h>
 
 #include <algorithm>
 #include <climits>
+#include <limits>
 #include <stdexcept>
 
 #include "config/placement.hpp"
@@ -339,6 +341,11 @@ void MpiProcess::do_read_list(std::span<const Extent> regions, std::span<std::by
 void MpiProcess::do_file_sync() {
   check(MPI_File_sync(file_), "MPI_File_sync");
   if (self_ != MPI_FILE_NULL) check(MPI_File_sync(self_), "MPI_File_sync (per-rank handle)");
+}
+
+void keep_freed_memory() {
+  mallopt(M_MMAP_MAX, 0);
+  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
 }
 
 void spin_cpu(double seconds) {

@@ -55,6 +55,11 @@ std::vector<std::string> canonical_hosts(const std::vector<std::string>& names);
 /// application's computation does and as the simulator charges it).
 void spin_cpu(double seconds);
 
+/// Keep freed memory in the process: every allocation from the heap, the heap never trimmed (glibc
+/// mallopt), so that a timed run reuses pages instead of faulting in fresh ones (ciosim-mpi run's --memory
+/// warm, the steady state the model predicts).
+void keep_freed_memory();
+
 class MpiProcess final : public Process {
  public:
   /// `comm` is duplicated (and freed by the destructor); file_open(name) opens `dir`/name.
