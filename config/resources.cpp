@@ -307,10 +307,12 @@ MemoryLimit memory_limit(const std::string& max_memory, int jobs) {
   // when smaller (it kills the group past it). Then each point alone: the address-space limit.
   std::int64_t total = given ? parse_size(max_memory, "--max-memory") : physical_memory();
   std::string what = given ? "--max-memory " + format_bytes(total) : "this machine's " + format_bytes(total);
-  const std::int64_t group = cgroup_memory_limit();
-  if (group > 0 && (total <= 0 || group < total)) {
+  std::string group_file;
+  const std::int64_t group = cgroup_memory_limit("/proc/self/cgroup", "/sys/fs/cgroup", &group_file);
+  const bool group_binds = group > 0 && (total <= 0 || group < total);
+  if (group_binds) {
     total = group;
-    what = "this control group's memory limit (memory.max) " + format_bytes(group);
+    what = "this control group's memory limit (" + group_file + ") " + format_bytes(group);
   }
   jobs = std::max(jobs, 1);
   if (total > 0) {
@@ -325,8 +327,11 @@ MemoryLimit memory_limit(const std::string& max_memory, int jobs) {
     return m;
   }
   if (m.bytes <= 0) return m;  // nothing known and no limit given
+  // --max-memory cannot raise a control group's limit: past it the group's processes are killed.
   m.advice = std::string(jobs > 1 ? ", lower -j" : "") +
-             (given ? ", or raise --max-memory" : ", or give --max-memory if the estimate is too high");
+             (group_binds ? ", or run it in a control group with more memory (a batch job's memory request)"
+              : given     ? ", or raise --max-memory"
+                          : ", or give --max-memory if the estimate is too high");
   return m;
 }
 
@@ -338,7 +343,8 @@ std::int64_t address_space_limit() {
              : static_cast<std::int64_t>(r.rlim_cur);
 }
 
-std::int64_t cgroup_memory_limit(const std::string& proc_cgroup, const std::string& cgroup_root) {
+std::int64_t cgroup_memory_limit(const std::string& proc_cgroup, const std::string& cgroup_root,
+                                 std::string* which) {
   namespace fs = std::filesystem;
   // A limit file's number; "max" (v2) and v1's "no limit" (a page-rounded LONG_MAX) are none.
   const auto read_limit = [](const fs::path& file) -> std::int64_t {
@@ -355,8 +361,11 @@ std::int64_t cgroup_memory_limit(const std::string& proc_cgroup, const std::stri
   std::ifstream in(proc_cgroup);
   std::string line;
   std::int64_t best = 0;
-  const auto take = [&](std::int64_t v) {
-    if (v > 0 && (best == 0 || v < best)) best = v;
+  const auto take = [&](std::int64_t v, const char* file) {
+    if (v > 0 && (best == 0 || v < best)) {
+      best = v;
+      if (which) *which = file;
+    }
   };
   while (std::getline(in, line)) {
     // "0::/path" (v2), "N:memory:/path" or "N:...,memory,...:/path" (v1).
@@ -371,7 +380,7 @@ std::int64_t cgroup_memory_limit(const std::string& proc_cgroup, const std::stri
     const char* file = v2 ? "memory.max" : "memory.limit_in_bytes";
     // The group and every group above it: the smallest limit binds.
     for (fs::path p = path;; p = p.parent_path()) {
-      take(read_limit(base / p / file));
+      take(read_limit(base / p / file), file);
       if (p.empty()) break;
     }
   }

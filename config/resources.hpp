@@ -82,8 +82,11 @@ std::int64_t address_space_limit();
 /// smallest along its path up to the root), which containers and Slurm's task/cgroup set, in bytes; 0 when
 /// none. Shared by every process of the group: the -j points at once divide it. `proc_cgroup` and
 /// `cgroup_root` are /proc/self/cgroup and /sys/fs/cgroup except in tests.
+/// `file`, when given, receives the name of the limit file that binds ("memory.max" or
+/// "memory.limit_in_bytes").
 std::int64_t cgroup_memory_limit(const std::string& proc_cgroup = "/proc/self/cgroup",
-                                 const std::string& cgroup_root = "/sys/fs/cgroup");
+                                 const std::string& cgroup_root = "/sys/fs/cgroup",
+                                 std::string* file = nullptr);
 /// The most memory maps a process may have, /proc/sys/vm/max_map_count (0 when unknown).
 std::int64_t max_memory_maps();
 /// The SimGrid settings every run passes to its engine: the environment's CIOSIM_SIMGRID_CFG ("" when

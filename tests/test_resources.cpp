@@ -356,7 +356,11 @@ TEST_CASE("cgroup_memory_limit: the smallest limit on the group's path, v2 and v
   put("fs/memory/docker/abc/memory.limit_in_bytes", "9223372036854771712");
   CHECK(cgroup_memory_limit((root / "proc-v1").string(), (root / "fs").string()) == 0);
   put("fs/memory/docker/memory.limit_in_bytes", "536870912");
-  CHECK(cgroup_memory_limit((root / "proc-v1").string(), (root / "fs").string()) == 536870912);
+  std::string file;
+  CHECK(cgroup_memory_limit((root / "proc-v1").string(), (root / "fs").string(), &file) == 536870912);
+  CHECK(file == "memory.limit_in_bytes");  // named in the refusal as the file that binds
+  CHECK(cgroup_memory_limit((root / "proc-v2").string(), (root / "fs").string(), &file) == 1073741824);
+  CHECK(file == "memory.max");
   // No such files, or a malformed value: no limit known.
   put("fs/slurm/job_7/memory.max", "lots");
   put("fs/slurm/memory.max", "max");
