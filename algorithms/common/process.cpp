@@ -169,18 +169,28 @@ Request Process::irecv_shared(int src, int tag, std::int64_t bytes, SharedMessag
   return do_irecv_shared(src, tag, bytes, into, std::move(decode));
 }
 Request Process::do_isend_shared(int dst, int tag, SharedMessagePtr m) {
-  std::vector<std::byte> bytes(static_cast<std::size_t>(m->wire_size()));
-  m->serialize(bytes);
-  const Request r = do_isend(dst, tag, bytes);
-  serialized_[r.id].bytes = std::move(bytes);  // moving a vector keeps its storage: the send's buffer
+  const auto n = static_cast<std::size_t>(m->wire_size());
+  if (const std::span<const std::byte> in_place = m->wire_bytes(); n > 0 && in_place.size() == n) {
+    const Request r = do_isend(dst, tag, in_place);
+    serialized_[r.id].keep = std::move(m);  // its bytes are the send's buffer until the wait
+    return r;
+  }
+  std::unique_ptr<std::byte[]> bytes(new std::byte[n]);  // every byte written by serialize
+  m->serialize(std::span(bytes.get(), n));
+  const Request r = do_isend(dst, tag, std::span<const std::byte>(bytes.get(), n));
+  SerializedShared& s = serialized_[r.id];
+  s.bytes = std::move(bytes);
+  s.size = n;
   return r;
 }
 Request Process::do_irecv_shared(int src, int tag, std::int64_t bytes, SharedMessagePtr* into,
                                  SharedDecoder decode) {
-  std::vector<std::byte> buf(static_cast<std::size_t>(bytes));
-  const Request r = do_irecv(src, tag, buf);
+  const auto n = static_cast<std::size_t>(bytes);
+  std::unique_ptr<std::byte[]> buf(new std::byte[n]);  // every byte written by the receive
+  const Request r = do_irecv(src, tag, std::span(buf.get(), n));
   SerializedShared& s = serialized_[r.id];
   s.bytes = std::move(buf);
+  s.size = n;
   s.into = into;
   s.decode = std::move(decode);
   return r;
@@ -190,7 +200,7 @@ void Process::finish_shared(std::int64_t id) {
   if (it == serialized_.end()) return;
   SerializedShared s = std::move(it->second);
   serialized_.erase(it);
-  if (s.into) *s.into = s.decode(s.bytes);
+  if (s.into) *s.into = s.decode(std::span<const std::byte>(s.bytes.get(), s.size));
 }
 namespace {
 

@@ -171,6 +171,10 @@ class SharedMessage {
   virtual std::int64_t wire_size() const = 0;
   /// Writes the serialized form: exactly wire_size() bytes.
   virtual void serialize(std::span<std::byte> out) const = 0;
+  /// The serialized form where it already lies in the message's memory (wire_size() bytes), or empty: a
+  /// backend that moves bytes then sends these in place, as an MPI application sends from its arrays,
+  /// instead of serializing into a copy.
+  virtual std::span<const std::byte> wire_bytes() const { return {}; }
 };
 using SharedMessagePtr = std::shared_ptr<const SharedMessage>;
 /// Rebuilds a message from its serialized form (throws std::invalid_argument on malformed bytes).
@@ -332,7 +336,9 @@ class Process {
   /// The default shared transport's state per request: the bytes in flight and, for a receive, where the
   /// decoded message goes. Finished after the backend's wait.
   struct SerializedShared {
-    std::vector<std::byte> bytes;
+    std::unique_ptr<std::byte[]> bytes;  ///< a send's copy or a receive's buffer (not zeroed first)
+    std::size_t size = 0;
+    SharedMessagePtr keep;  ///< a send from the message's own bytes (wire_bytes): kept until the wait
     SharedMessagePtr* into = nullptr;
     SharedDecoder decode;
   };

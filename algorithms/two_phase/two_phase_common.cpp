@@ -40,6 +40,7 @@ class PairsMessage final : public SharedMessage {
       throw std::logic_error("two-phase: an offset/length list serialized into a buffer of the wrong size");
     std::memcpy(out.data(), pairs_.data(), out.size());
   }
+  std::span<const std::byte> wire_bytes() const override { return std::as_bytes(std::span(pairs_)); }
   static SharedMessagePtr decode(std::span<const std::byte> bytes) {
     if (bytes.size() % sizeof(Offset) != 0)
       throw std::invalid_argument("two-phase: an offset/length list of " + std::to_string(bytes.size()) +
