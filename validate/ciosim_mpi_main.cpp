@@ -142,14 +142,7 @@ nlohmann::ordered_json timings_json(const std::string& scenario, int repeat, con
     const std::size_t i = j["points"].size();
     if (i < steps.size() && !steps[i].empty()) {
       p["cpu_steps"] = nlohmann::ordered_json::array();
-      for (const StepTime& t : steps[i])
-        p["cpu_steps"].push_back({{"site", t.site},
-                                  {"step", t.step},
-                                  {"charges", t.charges},
-                                  {"tuples", t.tuples},
-                                  {"bytes_copied", t.bytes_copied},
-                                  {"library_pieces", t.library_pieces},
-                                  {"seconds", t.seconds}});
+      for (const StepTime& t : steps[i]) p["cpu_steps"].push_back(mpi::step_json(t));
     }
     j["points"].push_back(std::move(p));
   }

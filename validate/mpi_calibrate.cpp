@@ -488,16 +488,13 @@ ojson technique_steps(MPI_Comm comm, const fs::path& dir, bool quick) {
       stepped.steps = true;
       const PointRun r = run_technique(comm, spec, stepped);
       ojson sites = ojson::array();
-      for (const StepTime& t : r.steps)
-        sites.push_back({{"site", t.site},
-                         {"step", t.step},
-                         {"charges", t.charges},
-                         {"tuples", t.tuples},
-                         {"bytes_copied", t.bytes_copied},
-                         {"library_pieces", t.library_pieces},
-                         // one run: its time as median, min and max, so that calibrate --runs takes
-                         // the median of the runs' times as it does for every timing
-                         {"seconds", stats_json(Stats{t.seconds, t.seconds, t.seconds})}});
+      for (const StepTime& t : r.steps) {
+        ojson site = step_json(t);
+        // one run: its time as median, min and max, so that calibrate --runs takes the median of the
+        // runs' times as it does for every timing
+        site["seconds"] = stats_json(Stats{t.seconds, t.seconds, t.seconds});
+        sites.push_back(std::move(site));
+      }
       out.push_back({{"algorithm", algorithm},
                      {"nx", spec.workload.nx},
                      {"bx", bx},

@@ -5,7 +5,6 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -120,22 +119,21 @@ bool file_equals(const fs::path& path, const std::vector<std::byte>& expected) {
   return same_bytes(std::as_bytes(std::span<const char>(got)), expected);
 }
 
-/// Gathers the records, summarises them and checks the file (rank 0).
-/// Every rank's step-clock sites added up by site, in site order.
-std::vector<StepTime> sum_steps(const std::vector<RankRecord>& all) {
-  std::map<std::string, StepTime> by_site;
-  for (const RankRecord& r : all)
-    for (const StepTime& s : r.steps) {
-      StepTime& t = by_site[s.site];
-      t.site = s.site;
-      t.step = s.step;
-      t += s;
-    }
-  std::vector<StepTime> out;
-  for (auto& [site, t] : by_site) out.push_back(std::move(t));
-  return out;
+}  // namespace
+
+nlohmann::ordered_json step_json(const StepTime& t) {
+  return {{"site", t.site},
+          {"step", t.step},
+          {"charges", t.charges},
+          {"tuples", t.tuples},
+          {"bytes_copied", t.bytes_copied},
+          {"library_pieces", t.library_pieces},
+          {"seconds", t.seconds}};
 }
 
+namespace {
+
+/// Gathers the records, summarises them and checks the file (rank 0).
 PointRun conclude(MPI_Comm comm, const RunSpec& spec, const Setup& s, const RankRecord& mine,
                   const std::string& algorithm, FileLayout layout, const PointOptions& opt) {
   std::vector<RankRecord> all = gather_records(comm, mine);
@@ -163,7 +161,11 @@ PointRun conclude(MPI_Comm comm, const RunSpec& spec, const Setup& s, const Rank
   }
   if (opt.trace)
     for (auto& r : all) out.trace.push_back(std::move(r.trace));
-  if (opt.steps) out.steps = sum_steps(all);
+  if (opt.steps) {  // every rank's step-clock sites added up by site
+    std::vector<StepTime> every;
+    for (const RankRecord& r : all) every.insert(every.end(), r.steps.begin(), r.steps.end());
+    out.steps = add_up_by_site(every);
+  }
   if (!opt.export_file.empty()) fs::copy_file(s.file, opt.export_file, fs::copy_options::overwrite_existing);
   return out;
 }

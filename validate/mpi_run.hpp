@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "algorithms/common/trace.hpp"
@@ -44,6 +45,10 @@ PointRun run_technique(MPI_Comm comm, const RunSpec& spec, const PointOptions& o
 /// memory type) and writes its local data with one MPI_File_write_all. Phases: "open", "write" (set_view
 /// and write_all), "close". result.algorithm = `label`; the file is checked against x's order.
 PointRun run_reference(MPI_Comm comm, const RunSpec& spec, const PointOptions& opt, const std::string& label);
+
+/// One step-clock site as timings.json's "cpu_steps" and calibrate's "steps" write it: site, step, charges,
+/// tuples, bytes_copied, library_pieces, seconds.
+nlohmann::ordered_json step_json(const StepTime& t);
 
 /// Every rank's record, on rank 0 (empty elsewhere). Collective.
 std::vector<config::RankRecord> gather_records(MPI_Comm comm, const config::RankRecord& mine);

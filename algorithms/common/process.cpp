@@ -91,42 +91,36 @@ Step step_named(std::string_view name) {
 }
 
 void Process::send(int dst, int tag, std::span<const std::byte> buf) {
-  count(Call::Send);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::Send);
   note(Call::Send, dst, static_cast<std::int64_t>(buf.size()), tag);
   sent(Call::Send, static_cast<std::int64_t>(buf.size()));
   do_send(dst, tag, buf);
 }
 void Process::recv(int src, int tag, std::span<std::byte> buf) {
-  count(Call::Recv);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::Recv);
   note(Call::Recv, src, static_cast<std::int64_t>(buf.size()), tag);
   do_recv(src, tag, buf);
 }
 Request Process::isend(int dst, int tag, std::span<const std::byte> buf) {
-  count(Call::Isend);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::Isend);
   note(Call::Isend, dst, static_cast<std::int64_t>(buf.size()), tag);
   sent(Call::Isend, static_cast<std::int64_t>(buf.size()));
   return do_isend(dst, tag, buf);
 }
 Request Process::irecv(int src, int tag, std::span<std::byte> buf) {
-  count(Call::Irecv);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::Irecv);
   note(Call::Irecv, src, static_cast<std::int64_t>(buf.size()), tag);
   return do_irecv(src, tag, buf);
 }
 void Process::wait(Request& r) {
-  count(Call::Wait);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::Wait);
   note(Call::Wait, -1, 1);
   const std::int64_t id = r.id;
   do_wait(r);
   if (!serialized_.empty()) finish_shared(id);
 }
 void Process::waitall(std::vector<Request>& rs) {
-  count(Call::Waitall);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::Waitall);
   note(Call::Waitall, -1, static_cast<std::int64_t>(rs.size()));
   std::vector<std::int64_t> ids;
   if (!serialized_.empty())
@@ -137,8 +131,7 @@ void Process::waitall(std::vector<Request>& rs) {
 int Process::waitany(std::vector<Request>& rs) {
   std::int64_t active = 0;
   for (const Request& r : rs) active += r.id >= 0 ? 1 : 0;
-  count(Call::Waitany);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::Waitany);
   note(Call::Waitany, -1, active);
   if (active == 0) return -1;
   std::vector<std::int64_t> ids;
@@ -153,8 +146,7 @@ int Process::waitany(std::vector<Request>& rs) {
 Request Process::isend_shared(int dst, int tag, SharedMessagePtr m) {
   if (!m) throw std::invalid_argument("isend_shared: no message");
   const std::int64_t bytes = m->wire_size();
-  count(Call::Isend);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::Isend);
   note(Call::Isend, dst, bytes, tag);
   sent(Call::Isend, bytes);
   return do_isend_shared(dst, tag, std::move(m));
@@ -163,8 +155,7 @@ Request Process::irecv_shared(int src, int tag, std::int64_t bytes, SharedMessag
                               SharedDecoder decode) {
   if (bytes < 0 || into == nullptr || !decode)
     throw std::invalid_argument("irecv_shared: a size >= 0, a destination and a decoder are needed");
-  count(Call::Irecv);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::Irecv);
   note(Call::Irecv, src, bytes, tag);
   return do_irecv_shared(src, tag, bytes, into, std::move(decode));
 }
@@ -268,45 +259,50 @@ void Process::record_steps(bool on) {
   since_ = Clock::now();
 }
 
-std::vector<StepTime> Process::steps() const {
-  std::map<std::string, StepTime> by_site;  // one entry per site even if the function's name pointer differs
-  for (const auto& [k, s] : steps_) {
-    const std::string_view file = k.file;
-    const std::size_t slash = file.find_last_of('/');
-    const std::string site = short_function(k.function) + ", " +
-                             std::string(slash == std::string_view::npos ? file : file.substr(slash + 1)) +
-                             ":" + std::to_string(k.line);
-    StepTime& t = by_site[site];
-    t.site = site;
-    t.step = s.step;
-    t += s;
+std::vector<StepTime> add_up_by_site(const std::vector<StepTime>& records) {
+  std::map<std::string, StepTime> by_site;
+  for (const StepTime& r : records) {
+    StepTime& t = by_site[r.site];
+    t.site = r.site;
+    t.step = r.step;
+    t += r;
   }
   std::vector<StepTime> out;
-  for (auto& [site, s] : by_site) out.push_back(std::move(s));
-  for (const auto& [phase, s] : uncharged_) {
-    out.push_back(s);
-    out.back().site = "uncharged code, phase " + (phase.empty() ? std::string("(none)") : phase);
-  }
+  for (auto& [site, t] : by_site) out.push_back(std::move(t));
   return out;
 }
 
+std::vector<StepTime> Process::steps() const {
+  std::vector<StepTime> named;
+  for (const auto& [k, s] : steps_) {
+    const std::string_view file = k.file;
+    const std::size_t slash = file.find_last_of('/');
+    named.push_back(s);
+    named.back().site = short_function(k.function) + ", " +
+                        std::string(slash == std::string_view::npos ? file : file.substr(slash + 1)) + ":" +
+                        std::to_string(k.line);
+  }
+  for (const auto& [phase, s] : uncharged_) {
+    named.push_back(s);
+    named.back().site = "uncharged code, phase " + (phase.empty() ? std::string("(none)") : phase);
+  }
+  return add_up_by_site(named);
+}
+
 void Process::barrier() {
-  count(Call::Barrier);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::Barrier);
   note(Call::Barrier);
   do_barrier();
 }
 void Process::bcast(std::span<std::byte> buf, int root) {
-  count(Call::Bcast);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::Bcast);
   note(Call::Bcast, root, static_cast<std::int64_t>(buf.size()));
   if (rank() == root) sent(Call::Bcast, static_cast<std::int64_t>(buf.size()));
   payload::require_bytes(buf, "bcast");
   do_bcast(buf, root);
 }
 void Process::gather(std::span<const std::byte> send, std::span<std::byte> recv, int root) {
-  count(Call::Gather);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::Gather);
   note(Call::Gather, root, static_cast<std::int64_t>(send.size()));
   sent(Call::Gather, static_cast<std::int64_t>(send.size()));
   payload::require_bytes(send, "gather");
@@ -314,23 +310,20 @@ void Process::gather(std::span<const std::byte> send, std::span<std::byte> recv,
 }
 void Process::gatherv(std::span<const std::byte> send, std::span<std::byte> recv,
                       std::span<const std::int64_t> counts, int root) {
-  count(Call::Gatherv);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::Gatherv);
   note(Call::Gatherv, root, static_cast<std::int64_t>(send.size()));
   sent(Call::Gatherv, static_cast<std::int64_t>(send.size()));
   do_gatherv(send, recv, counts, root);
 }
 void Process::allgather(std::span<const std::byte> send, std::span<std::byte> recv) {
-  count(Call::Allgather);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::Allgather);
   note(Call::Allgather, -1, static_cast<std::int64_t>(send.size()));
   sent(Call::Allgather, static_cast<std::int64_t>(send.size()));
   payload::require_bytes(send, "allgather");
   do_allgather(send, recv);
 }
 void Process::alltoall(std::span<const std::byte> send, std::span<std::byte> recv) {
-  count(Call::Alltoall);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::Alltoall);
   note(Call::Alltoall, -1, static_cast<std::int64_t>(send.size()));
   sent(Call::Alltoall, static_cast<std::int64_t>(send.size()));
   payload::require_bytes(send, "alltoall");
@@ -338,21 +331,18 @@ void Process::alltoall(std::span<const std::byte> send, std::span<std::byte> rec
   do_alltoall(send, recv);
 }
 void Process::allreduce_max(std::span<std::int64_t> values) {
-  count(Call::Allreduce);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::Allreduce);
   note(Call::Allreduce, -1, static_cast<std::int64_t>(values.size_bytes()));
   sent(Call::Allreduce, static_cast<std::int64_t>(values.size_bytes()));
   do_allreduce_max(values);
 }
 void Process::file_open(const std::string& name) {
-  count(Call::FileOpen);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::FileOpen);
   note(Call::FileOpen);
   do_file_open(name);
 }
 void Process::file_close() {
-  count(Call::FileClose);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::FileClose);
   note(Call::FileClose);
   do_file_close();
 }
@@ -375,16 +365,14 @@ std::span<const Extent> displaced(std::span<const Extent> regions, Offset d, std
 
 void Process::write_at(Offset offset, std::span<const std::byte> data) {
   offset += displacement_;
-  count(Call::FileWrite);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::FileWrite);
   note(Call::FileWrite, -1, offset, static_cast<std::int64_t>(data.size()));
   counters_.bytes_written += static_cast<std::int64_t>(data.size());
   do_write_at(offset, data);
 }
 void Process::read_at(Offset offset, std::span<std::byte> data) {
   offset += displacement_;
-  count(Call::FileRead);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::FileRead);
   note(Call::FileRead, -1, offset, static_cast<std::int64_t>(data.size()));
   counters_.bytes_read += static_cast<std::int64_t>(data.size());
   do_read_at(offset, data);
@@ -392,8 +380,7 @@ void Process::read_at(Offset offset, std::span<std::byte> data) {
 void Process::write_list(std::span<const Extent> given, std::span<const std::byte> data) {
   std::vector<Extent> storage;
   const std::span<const Extent> regions = displaced(given, displacement_, storage);
-  count(Call::FileListWrite);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::FileListWrite);
   note_regions(Call::FileListWrite, regions);
   counters_.bytes_written += static_cast<std::int64_t>(data.size());
   do_write_list(regions, data);
@@ -401,15 +388,13 @@ void Process::write_list(std::span<const Extent> given, std::span<const std::byt
 void Process::read_list(std::span<const Extent> given, std::span<std::byte> data) {
   std::vector<Extent> storage;
   const std::span<const Extent> regions = displaced(given, displacement_, storage);
-  count(Call::FileListRead);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::FileListRead);
   note_regions(Call::FileListRead, regions);
   counters_.bytes_read += static_cast<std::int64_t>(data.size());
   do_read_list(regions, data);
 }
 void Process::file_sync() {
-  count(Call::FileSync);
-  const CallEnd end(*this);
+  const CallEnd end = count(Call::FileSync);
   note(Call::FileSync);
   do_file_sync();
 }

@@ -136,6 +136,10 @@ struct StepTime {
   }
 };
 
+/// The records of each site added up into one (its step kept), in site order: one rank's sites whose
+/// function names differ only in pointer, or every rank's records of a run.
+std::vector<StepTime> add_up_by_site(const std::vector<StepTime>& records);
+
 /// One call as the optional trace records it (validation: both backends record through the same counted
 /// wrappers, so a technique's trace is identical on the simulator and on MPI by construction of the seam).
 /// Field meaning by kind: point-to-point: peer = the other rank, a = bytes, b = tag; bcast/gather:
@@ -179,6 +183,8 @@ class SharedMessage {
 using SharedMessagePtr = std::shared_ptr<const SharedMessage>;
 /// Rebuilds a message from its serialized form (throws std::invalid_argument on malformed bytes).
 using SharedDecoder = std::function<SharedMessagePtr(std::span<const std::byte>)>;
+
+struct CallEnd;
 
 class Process {
  public:
@@ -245,14 +251,7 @@ class Process {
 
   // --- instrumentation
   /// Marks the start of a named phase (and the end of the previous one) on this rank.
-  void phase(const std::string& name) {
-    if (stepping_) uncharged();
-    phase_ = name;
-    phase_calls_ = &counters_.phase_calls[name];
-    phase_bytes_ = &counters_.phase_bytes[name];
-    do_phase(name);
-    if (stepping_) since_ = Clock::now();
-  }
+  void phase(const std::string& name);
   /// Marks the start of operation `name` of an operation sequence (and the end of the previous one).
   void operation(const std::string& name) {
     do_operation(name);
@@ -278,8 +277,8 @@ class Process {
   /// phase mark or charge, by the site of the charge. It measures what a charge stands for where the code
   /// runs for real (the MPI backend); in the simulator it would time the host, not the model.
   void record_steps(bool on);
-  /// What the step clock saw, one entry per compute() site, in site order, then per phase the code that
-  /// ran between calls and was charged nothing ("uncharged code, phase NAME").
+  /// What the step clock saw, one entry per compute() site and one per phase for the code that ran
+  /// between calls and was charged nothing ("uncharged code, phase NAME"), in site order.
   std::vector<StepTime> steps() const;
 
  protected:
@@ -315,12 +314,12 @@ class Process {
   virtual void do_operation(const std::string& name) = 0;
 
  private:
-  void count(Call c) {
-    if (stepping_) uncharged();
-    ++counters_.calls[static_cast<int>(c)];
-    if (phase_calls_ == nullptr) phase_calls_ = &counters_.phase_calls[phase_];
-    ++(*phase_calls_)[static_cast<std::size_t>(c)];
-  }
+  /// Counts call `c`; the guard it returns, held for the call, ends the step clock's region at the call's
+  /// end (boundary()).
+  [[nodiscard]] CallEnd count(Call c);
+  /// For the step clock: the code since the last boundary was charged nothing (uncharged()), and the next
+  /// region starts when the returned guard goes (the end of a call or mark).
+  [[nodiscard]] CallEnd boundary();
   /// Counts `bytes` of payload handed to call `c` (in bytes_sent and in the phase's bytes of that kind).
   void sent(Call c, std::int64_t bytes) {
     counters_.bytes_sent += bytes;
@@ -369,7 +368,7 @@ class Process {
   void uncharged();
 };
 
-/// Marks the end of a call for the step clock (Process's call wrappers hold one).
+/// Marks the end of a call or mark for the step clock (Process::boundary).
 struct CallEnd {
   Process& p;
   explicit CallEnd(Process& process) : p(process) {}
@@ -379,6 +378,26 @@ struct CallEnd {
     if (p.stepping_) p.since_ = Process::Clock::now();
   }
 };
+
+inline CallEnd Process::boundary() {
+  if (stepping_) uncharged();
+  return CallEnd(*this);
+}
+
+inline CallEnd Process::count(Call c) {
+  ++counters_.calls[static_cast<int>(c)];
+  if (phase_calls_ == nullptr) phase_calls_ = &counters_.phase_calls[phase_];
+  ++(*phase_calls_)[static_cast<std::size_t>(c)];
+  return boundary();
+}
+
+inline void Process::phase(const std::string& name) {
+  const CallEnd end = boundary();  // the code before the mark belongs to the phase that ends
+  phase_ = name;
+  phase_calls_ = &counters_.phase_calls[name];
+  phase_bytes_ = &counters_.phase_bytes[name];
+  do_phase(name);
+}
 
 /// Views of trivially copyable arrays as bytes.
 template <class T>
