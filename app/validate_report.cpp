@@ -167,9 +167,10 @@ std::vector<StepRow> step_rows(const nlohmann::json& point, const PlatformSpec& 
     s.charges = e.at("charges").get<std::int64_t>();
     s.tuples = e.at("tuples").get<std::int64_t>();
     s.bytes_copied = e.at("bytes_copied").get<std::int64_t>();
-    s.charged_s = static_cast<double>(s.bytes_copied) / platform.memcpy_Bps +
-                  static_cast<double>(s.tuples) * platform.tuple_cost(step_named(e.value("step", ""))) +
-                  static_cast<double>(e.at("library_pieces").get<std::int64_t>()) * platform.romio_piece_s;
+    s.charged_s = platform.cpu_seconds(Work{.bytes_copied = s.bytes_copied,
+                                            .tuples = s.tuples,
+                                            .library_pieces = e.at("library_pieces").get<std::int64_t>(),
+                                            .step = step_named(e.value("step", ""))});
     s.measured_s = e.at("seconds").get<double>();
     rows.push_back(std::move(s));
   }

@@ -53,7 +53,7 @@ struct StepRow {
   std::int64_t charges = 0;
   std::int64_t tuples = 0;
   std::int64_t bytes_copied = 0;
-  double charged_s = 0;   ///< bytes / nodes.memcpy_Bps + tuples * nodes.tuple_cost_s (+ library pieces)
+  double charged_s = 0;   ///< PlatformSpec::cpu_seconds of the work charged there
   double measured_s = 0;  ///< the step clock's seconds
 };
 

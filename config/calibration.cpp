@@ -136,7 +136,9 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
       std::array<double, kStepKinds> beyond{};
       std::array<std::int64_t, kStepKinds> tuples{};
       std::array<std::set<std::string>, kStepKinds> seen_in;
-      for (const json& run : m.at("steps"))
+      std::set<std::int64_t> bxs;  // the runs' block sizes, for the sources
+      for (const json& run : m.at("steps")) {
+        bxs.insert(run.at("bx").get<std::int64_t>());
         for (const json& site : run.at("sites")) {
           const std::string name = site.at("step").get<std::string>();
           const Step st = step_named(name);
@@ -146,19 +148,22 @@ PlatformFile platform_from_measurements(const json& m, const CalibrationContext&
           tuples[k] += site.at("tuples").get<std::int64_t>();
           seen_in[k].insert(run.at("algorithm").get<std::string>());
         }
+      }
+      std::string bx_list;
+      for (const std::int64_t bx : bxs) bx_list += (bx_list.empty() ? "" : " and ") + std::to_string(bx);
       for (int i = 0; i < kStepKinds; ++i) {
         const auto k = static_cast<std::size_t>(i);
-        if (static_cast<Step>(i) == Step::Pack || tuples[k] < kMinStepTuples) continue;
+        const Step st = static_cast<Step>(i);
+        if (st == Step::Pack || tuples[k] < kMinStepTuples) continue;
         p.step_tuple_cost_s[k] = std::max(0.0, beyond[k] / static_cast<double>(tuples[k]));
+        const std::string name = step_name(st);
         std::string techniques;
         for (const auto& t : seen_in[k]) techniques += (techniques.empty() ? "" : ", ") + t;
-        src.emplace_back("nodes.tuple_cost_" + std::string(step_name(static_cast<Step>(i))) + "_s_source",
-                         "the step clock over the code's own " +
-                             std::string(step_name(static_cast<Step>(i))) + " loops in " + techniques +
-                             " (block-cyclic 4-byte entries at Bx = 1 and 16, every "
-                             "rank): " +
-                             std::to_string(tuples[k]) + " tuples, " + fmt("%.3g", beyond[k]) +
-                             " s beyond their bytes at memcpy_Bps (" + how + ")");
+        src.emplace_back("nodes.tuple_cost_" + name + "_s_source",
+                         "the step clock over the code's own " + name + " loops in " + techniques +
+                             " (block-cyclic 4-byte entries at Bx = " + bx_list +
+                             ", every rank): " + std::to_string(tuples[k]) + " tuples, " +
+                             fmt("%.3g", beyond[k]) + " s beyond their bytes at memcpy_Bps (" + how + ")");
       }
     }
 

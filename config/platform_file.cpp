@@ -36,11 +36,10 @@ struct Field {
   std::vector<std::string> (*choices)() = nullptr;  ///< Kind::Choice: the valid values
 };
 
-/// A value the platform does not give (a step's cost per tuple, NaN: nodes.tuple_cost_s), left out of
-/// what is written and not range-checked.
+/// A value the platform does not give (not_given), left out of what is written and not range-checked.
 bool unset(const Field& f, PlatformSpec& spec) {
   const Ref r = f.ref(spec);
-  return std::holds_alternative<double*>(r) && std::isnan(*std::get<double*>(r));
+  return std::holds_alternative<double*>(r) && not_given(*std::get<double*>(r));
 }
 
 std::vector<std::string> commit_modes() {
@@ -860,6 +859,11 @@ Value platform_value(const PlatformSpec& p, const PlatformKey& k) {
           return static_cast<std::int64_t>(*v);
       },
       field_of(k).ref(copy));
+}
+
+bool not_given(const Value& v) {
+  const double* d = std::get_if<double>(&v);
+  return d != nullptr && std::isnan(*d);
 }
 
 void set_platform_value(PlatformSpec& p, const PlatformKey& k, const Value& value) {

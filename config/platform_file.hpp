@@ -103,6 +103,9 @@ const std::vector<PlatformKey>& platform_keys();
 bool describes_key(const PlatformSpec& p, const PlatformKey& k);
 /// The key's value in `p` (Int/Size as integers, Real as a double, Enum as text).
 Value platform_value(const PlatformSpec& p, const PlatformKey& k);
+/// A value the platform does not give (a step's cost per tuple, NaN: it costs nodes.tuple_cost_s), left out
+/// of platform files and effective configurations.
+bool not_given(const Value& v);
 /// Sets the key's value in `p` (`v` checked by check_value against the key's parameter beforehand).
 void set_platform_value(PlatformSpec& p, const PlatformKey& k, const Value& v);
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -34,7 +35,14 @@ struct PlatformSpec {
   /// What a tuple of `s` costs, s.
   double tuple_cost(Step s) const {
     const double v = step_tuple_cost_s[static_cast<std::size_t>(s)];
-    return s == Step::Pack || v != v ? tuple_cost_s : v;
+    return s == Step::Pack || std::isnan(v) ? tuple_cost_s : v;
+  }
+  /// The seconds `w` takes on a core of its own: its bytes at memcpy_Bps, its tuples at their step's cost,
+  /// the library's pieces at romio_piece_s, and its own computation.
+  double cpu_seconds(const Work& w) const {
+    return static_cast<double>(w.bytes_copied) / memcpy_Bps +
+           static_cast<double>(w.tuples) * tuple_cost(w.step) +
+           static_cast<double>(w.library_pieces) * romio_piece_s + w.seconds;
   }
   static std::array<double, kStepKinds> unset_steps() {
     std::array<double, kStepKinds> a{};

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -345,7 +344,7 @@ class Expander {
       const Value own = platform_value(r.platform, k);
       // A step's cost per tuple the platform does not give (NaN): the step costs nodes.tuple_cost_s, and
       // the effective configuration leaves it out as the platform file does.
-      if (const double* d = std::get_if<double>(&own); d && std::isnan(*d)) continue;
+      if (not_given(own)) continue;
       resolve(k.key, own);
     }
     override_int("platform.nodes", r.platform.nodes);
@@ -769,7 +768,7 @@ std::string changed_note(const Setting& set, const Scenario& s) {
     for (const PlatformKey& k : platform_keys()) {
       if (k.key != set.key || !describes_key(pf.spec, k)) continue;
       const Value own = platform_value(pf.spec, k);
-      if (const double* d = std::get_if<double>(&own); d && std::isnan(*d))  // a step's cost not given
+      if (not_given(own))
         notes.push_back("platform " + quote(name) + " does not give it: nodes.tuple_cost_s, " +
                         value_toml(pf.spec.tuple_cost_s) + source_of(pf, "nodes.tuple_cost_s"));
       else if (differs(own))

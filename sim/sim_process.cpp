@@ -285,10 +285,7 @@ void SimProcess::do_recv(int src, int tag, std::span<std::byte> buf) {
 
 void SimProcess::do_compute(const Work& w) {
   const Activity a(*this, config::Use::Cpu, "compute", w.bytes_copied);
-  const PlatformSpec& ps = world_.spec->platform;
-  const double t = static_cast<double>(w.bytes_copied) / ps.memcpy_Bps +
-                   static_cast<double>(w.tuples) * ps.tuple_cost(w.step) +
-                   static_cast<double>(w.library_pieces) * ps.romio_piece_s + w.seconds;
+  const double t = world_.spec->platform.cpu_seconds(w);
   // Run on the rank's host: ranks placed on one node share its cpu_cores cores (t is the time on a core
   // of its own).
   if (t > 0) sg4::this_actor::execute(t * sg4::this_actor::get_host()->get_speed());

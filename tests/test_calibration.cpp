@@ -328,9 +328,11 @@ TEST_CASE("calibrate: each step's cost per tuple from the step clock's sites, be
                 {"seconds", {{"median", seconds}, {"min", seconds}, {"max", seconds}}}};
   };
   m["steps"] = json::array({{{"algorithm", "two-phase"},
+                             {"bx", 1},
                              {"sites", json::array({site("windows", 1000000, 0, 2e-3),
                                                     site("pack", 1000000, 4e6, 1.0), site("", 0, 0, 0.5)})}},
                             {{"algorithm", "view-based"},
+                             {"bx", 16},
                              {"sites", json::array({site("scatter", 500000, 4e6, 500000 * 9e-9 + 4e6 / 4e9),
                                                     site("windows", 1000000, 4e6, 2e-3 + 4e6 / 4e9),
                                                     site("ranges", 10, 0, 1.0)})}}});
@@ -345,7 +347,8 @@ TEST_CASE("calibrate: each step's cost per tuple from the step clock's sites, be
   CHECK(std::isnan(back.spec.step_tuple_cost_s[static_cast<std::size_t>(Step::Ranges)]));
   const std::string toml = platform_toml(pf, "");
   CHECK(toml.find("tuple_cost_windows_s_source = \"the step clock over the code's own windows loops in "
-                  "two-phase, view-based") != std::string::npos);
+                  "two-phase, view-based (block-cyclic 4-byte entries at Bx = 1 and 16, every rank)") !=
+        std::string::npos);
   CHECK(toml.find("tuple_cost_ranges_s") == std::string::npos);
   // Without the steps' measurements, no step keys: every step costs nodes.tuple_cost_s.
   const PlatformFile plain = platform_from_measurements(synthetic(1e-6, 6e9, true), context());
