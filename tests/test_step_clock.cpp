@@ -132,6 +132,19 @@ TEST_CASE("step clock: code between calls that charges nothing is reported by ph
   CHECK(wr->seconds >= 0.001);
 }
 
+TEST_CASE("step clock: an operation mark ends a region as a phase mark does") {
+  NullProcess p;
+  p.record_steps(true);
+  p.phase("write");
+  p.operation("write 1");
+  busy(0.002);  // uncharged code of phase write, ended by the next operation's mark
+  p.operation("write 2");
+  const std::vector<StepTime> steps = p.steps();
+  const StepTime* un = find(steps, "uncharged code, phase write");
+  REQUIRE(un != nullptr);
+  CHECK(un->seconds >= 0.002);
+}
+
 TEST_CASE("step clock: a call ends the region, so work before it is not the next charge's") {
   NullProcess p;
   p.record_steps(true);

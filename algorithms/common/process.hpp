@@ -253,10 +253,7 @@ class Process {
   /// Marks the start of a named phase (and the end of the previous one) on this rank.
   void phase(const std::string& name);
   /// Marks the start of operation `name` of an operation sequence (and the end of the previous one).
-  void operation(const std::string& name) {
-    do_operation(name);
-    if (stepping_) since_ = Clock::now();
-  }
+  void operation(const std::string& name);
   const Counters& counters() const { return counters_; }
 
   // --- communicator attributes (MPI_Comm_set_attr / MPI_Comm_get_attr): what a library caches on the
@@ -389,6 +386,11 @@ inline CallEnd Process::count(Call c) {
   if (phase_calls_ == nullptr) phase_calls_ = &counters_.phase_calls[phase_];
   ++(*phase_calls_)[static_cast<std::size_t>(c)];
   return boundary();
+}
+
+inline void Process::operation(const std::string& name) {
+  const CallEnd end = boundary();  // as a phase mark: the code before it is the current phase's
+  do_operation(name);
 }
 
 inline void Process::phase(const std::string& name) {
