@@ -232,7 +232,7 @@ std::string short_function(std::string_view f) {
 
 }  // namespace
 
-void Process::compute(const Work& w, std::source_location where) {
+void Process::compute(const Work& w, CodeSite where) {
   if (stepping_) {
     StepTime& s = steps_[SiteKey{where.function_name(), where.file_name(), where.line()}];
     s.step = step_name(w.step);

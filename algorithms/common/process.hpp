@@ -22,6 +22,33 @@
 
 namespace ciosim {
 
+/// Where a call was made from (file, line, function), for the step clock. std::source_location where the
+/// standard library provides it; Debian 12's clang 14 with libstdc++ 12 does not (libstdc++'s version needs
+/// a builtin clang gained in version 15), so there the same three builtins, which gcc and clang both have,
+/// name the caller. Only the function's spelling differs: unqualified there, qualified with std.
+#if defined(__cpp_lib_source_location)
+using CodeSite = std::source_location;
+#else
+struct CodeSite {
+  static constexpr CodeSite current(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE(),
+                                    const char* function = __builtin_FUNCTION()) noexcept {
+    CodeSite s;
+    s.file_ = file;
+    s.line_ = line;
+    s.function_ = function;
+    return s;
+  }
+  constexpr const char* file_name() const noexcept { return file_; }
+  constexpr unsigned line() const noexcept { return line_; }
+  constexpr const char* function_name() const noexcept { return function_; }
+
+ private:
+  const char* file_ = "";
+  unsigned line_ = 0;
+  const char* function_ = "";
+};
+#endif
+
 using Offset = std::int64_t;
 
 /// A contiguous byte range of the shared file.
@@ -231,7 +258,7 @@ class Process {
 
   // --- CPU work
   /// `where` names the charge's site for the step clock (record_steps); callers leave it defaulted.
-  void compute(const Work& w, std::source_location where = std::source_location::current());
+  void compute(const Work& w, CodeSite where = CodeSite::current());
 
   // --- the shared file (opened collectively by every rank)
   void file_open(const std::string& name);
