@@ -44,7 +44,7 @@ CsrGraph read_metis_graph(const std::string& path, std::int64_t nodes) {
   if (n != nodes)
     throw std::invalid_argument("workload.graph '" + path + "' has " + std::to_string(n) +
                                 " nodes but workload.nx = " + std::to_string(nodes));
-  if (n > INT32_MAX || 2 * m > INT32_MAX) fail(no, "the graph is too large for METIS's 32-bit indices");
+  if (n > INT32_MAX || m > INT32_MAX / 2) fail(no, "the graph is too large for METIS's 32-bit indices");
   CsrGraph g;
   g.xadj.push_back(0);
   for (std::int64_t i = 0; i < n; ++i) {

@@ -65,6 +65,10 @@ TEST_CASE("METIS graph files: the reader builds the adjacency and names every ba
   TempFile count("2 2\n2\n1\n");
   CHECK_THROWS_WITH(read_metis_graph(count.path, 2),
                     Catch::Contains("2 adjacencies, the header's 2 edges need 4"));
+  // An edge count whose adjacencies (2 M) do not fit in 64 bits either (found by the fuzzer: the check
+  // computed 2 M, a signed overflow).
+  TempFile huge("2 8888888888888888888\n2\n1\n");
+  CHECK_THROWS_WITH(read_metis_graph(huge.path, 2), Catch::Contains("line 1: the graph is too large"));
   TempFile text("2 1\n2 x\n1\n");
   CHECK_THROWS_WITH(read_metis_graph(text.path, 2), Catch::Contains("line 2: '2 x' is not a list"));
   TempFile shortf("3 1\n2\n1\n");
