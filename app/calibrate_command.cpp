@@ -7,6 +7,7 @@
 // measured, plus the platform's own MPI and I/O network profiles ([network.profiles.NAME]).
 #include <unistd.h>
 
+#include <cmath>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -63,6 +64,9 @@ int calibrate_command(const CalibrateOptions& opt) {
   if (!(opt.max_spread >= 1))
     throw config::ConfigError("--max-spread must be >= 1 (largest / smallest run), got " +
                               std::to_string(opt.max_spread));
+  if (!(opt.timeout_s >= 0) || !std::isfinite(opt.timeout_s))
+    throw config::ConfigError("--timeout must be a number of seconds >= 0 (0: no limit), got " +
+                              config::format_double(opt.timeout_s));
   const fs::path out = opt.out.empty() ? fs::path("platforms/local.toml") : fs::path(opt.out);
   if (out.extension() != ".toml")
     throw config::ConfigError("--out " + out.string() + " must end in .toml (a platform file)");
@@ -116,7 +120,8 @@ int calibrate_command(const CalibrateOptions& opt) {
                 << (opt.runs > 1 ? " (run " + std::to_string(k + 1) + " of " + std::to_string(opt.runs) + ")"
                                  : "")
                 << ": " << shell_join(argv) << std::endl;
-    const LaunchResult r = run_logged(argv, tmp / "mpi.log");
+    const LaunchResult r = run_logged(argv, tmp / "mpi.log", opt.timeout_s);
+    if (r.timed_out) throw_timed_out("the measurements", opt.timeout_s);
     if (r.exit_code != 0 || !fs::exists(file))
       throw std::runtime_error("the MPI measurements failed (exit " + std::to_string(r.exit_code) +
                                "): " + tail_lines(r.output, 4));
@@ -133,8 +138,10 @@ int calibrate_command(const CalibrateOptions& opt) {
                                       "--work-dir",
                                       opt.work_dir.empty() ? tmp.string() : opt.work_dir};
     if (opt.quick) lib_args.push_back("--quick");
-    const LaunchResult lr = run_logged(
-        launch_command(launcher, opt.ranks, opt.mpi, romio_args(launcher), lib_args), tmp / "lib.log");
+    const LaunchResult lr =
+        run_logged(launch_command(launcher, opt.ranks, opt.mpi, romio_args(launcher), lib_args),
+                   tmp / "lib.log", opt.timeout_s);
+    if (lr.timed_out) throw_timed_out("the MPI library's own MPI_File_write_all", opt.timeout_s);
     if (lr.exit_code == 0 && fs::exists(lib))
       runs.back()["library_write_all"] = nlohmann::json::parse(slurp(lib)).at("library_write_all");
     else if (!opt.quiet)

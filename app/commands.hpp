@@ -174,6 +174,7 @@ struct CalibrateOptions {
   std::string measurements;  ///< if not empty, the raw measurements (JSON) are saved here
   int runs = 1;              ///< independent measurement jobs, merged (config::merge_measurements)
   double max_spread = 2;     ///< refuse when a key term's max / min over the runs exceeds this
+  double timeout_s = 0;      ///< end an MPI measurement job still running after this long (0: no limit)
   MpiOptions mpi;
 };
 /// `ciosim calibrate`: measure this machine with real MPI and write a platform file (with its own

@@ -233,6 +233,13 @@ int main(int argc, char** argv) {
                             "With --runs >= 2, refuse when a key term's largest / smallest run exceeds "
                             "this (default 2)"),
       "a ratio >= 1");
+  app::nonempty(calibrate
+                    ->add_option("--timeout", cal_opt.timeout_s,
+                                 "End an MPI measurement job (each run's, or the library's write_all) "
+                                 "still running after this many seconds, with its ranks, and fail writing "
+                                 "nothing (default 0: no limit)")
+                    ->type_name("SECONDS"),
+                "a number of seconds, or 0 for no limit");
   calibrate->add_flag("--quick", cal_opt.quick,
                       "Fewer repetitions and smaller sizes (seconds, less accurate)");
   calibrate->add_flag("-q,--quiet", cal_opt.quiet, "No progress messages on stderr");

@@ -125,6 +125,13 @@ std::vector<std::string> launch_command(const Launcher& l, int np, const MpiOpti
   return argv;
 }
 
+void throw_timed_out(const std::string& what, double timeout_s) {
+  throw std::runtime_error("the MPI job of " + what + " ran past --timeout " +
+                           config::format_double(timeout_s) +
+                           " s and was ended with its ranks; nothing written (give a larger --timeout, or 0 "
+                           "for no limit)");
+}
+
 LaunchResult run_logged(const std::vector<std::string>& argv, const fs::path& log, double timeout_s) {
   const int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (out < 0) throw std::runtime_error("cannot create " + log.string() + ": " + std::strerror(errno));

@@ -56,6 +56,10 @@ struct LaunchResult {
 LaunchResult run_logged(const std::vector<std::string>& argv, const std::filesystem::path& log,
                         double timeout_s = 0);
 
+/// Throws std::runtime_error saying that the MPI job of `what` ("the real runs") ran past --timeout
+/// `timeout_s` and was ended with its ranks, and that nothing was written (the caller writes nothing).
+[[noreturn]] void throw_timed_out(const std::string& what, double timeout_s);
+
 /// "a b 'c d'" (for messages).
 std::string shell_join(const std::vector<std::string>& argv);
 

@@ -97,12 +97,7 @@ MpiRun launch(const Launcher& l, const ValidateOptions& opt, int ranks, const st
   const std::vector<std::string> argv = launch_command(l, ranks, opt.mpi, launcher_args, program);
   if (command) *command = shell_join(argv);
   const LaunchResult r = run_logged(argv, log, opt.timeout_s);
-  if (r.timed_out) {
-    throw std::runtime_error("the MPI job of " + what + " ran past --timeout " +
-                             config::format_double(opt.timeout_s) +
-                             " s and was ended with its ranks; nothing written (give a larger --timeout, or "
-                             "0 for no limit)");
-  }
+  if (r.timed_out) throw_timed_out(what, opt.timeout_s);
   std::error_code ec;
   if (!fs::exists(out / "results.json", ec))
     throw PointFailed("the MPI run failed (exit " + std::to_string(r.exit_code) +

@@ -546,6 +546,16 @@ std::vector<TermSpread> term_spreads(const std::vector<PlatformFile>& per_run) {
     out[4].values.push_back(s.pvfs.request_overhead_s);
     out[5].values.push_back(s.pvfs.region_overhead_s);
   }
+  // Each loop's own cost per tuple (nodes.tuple_cost_<step>_s), where every run fitted it.
+  for (int i = 0; i < kStepKinds; ++i) {
+    const auto st = static_cast<Step>(i);
+    if (st == Step::Pack || per_run.empty()) continue;
+    TermSpread t{std::string(step_name(st)) + " loop, per tuple", "ns", 1e9, {}};
+    for (const PlatformFile& pf : per_run)
+      if (const double v = pf.spec.step_tuple_cost_s[static_cast<std::size_t>(i)]; !not_given(v))
+        t.values.push_back(v);
+    if (t.values.size() == per_run.size()) out.push_back(std::move(t));
+  }
   return out;
 }
 

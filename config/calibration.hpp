@@ -75,7 +75,8 @@ struct TermSpread {
   /// max / min of the values (1 for one run).
   [[nodiscard]] double spread() const;
 };
-/// The terms a prediction depends on most, fitted from each run's measurements on its own.
+/// The terms a prediction depends on most, fitted from each run's measurements on its own, then each loop's
+/// own cost per tuple ("windows loop, per tuple") that every run fitted.
 std::vector<TermSpread> term_spreads(const std::vector<PlatformFile>& per_run);
 
 /// Appends to the "_source" of every numeric value of `merged` that the runs fitted on their own

@@ -350,6 +350,20 @@ TEST_CASE("calibrate: each step's cost per tuple from the step clock's sites, be
                   "two-phase, view-based (block-cyclic 4-byte entries at Bx = 1 and 16, every rank)") !=
         std::string::npos);
   CHECK(toml.find("tuple_cost_ranges_s") == std::string::npos);
+  // How far runs disagree on a step's cost is one of the spreads calibrate --runs checks: a second run whose
+  // windows loops took twice as long; a step only one run fitted is left out.
+  json twice = m;
+  twice["steps"][1]["sites"][1]["seconds"] = {{"median", 4e-3 + 4e6 / 4e9}, {"min", 0}, {"max", 1}};
+  twice["steps"][0]["sites"][0]["seconds"] = {{"median", 4e-3}, {"min", 0}, {"max", 1}};
+  twice["steps"][1]["sites"].erase(0);  // no scatter
+  const auto spreads = term_spreads({pf, platform_from_measurements(twice, context())});
+  const auto windows = std::find_if(spreads.begin(), spreads.end(),
+                                    [](const TermSpread& t) { return t.term == "windows loop, per tuple"; });
+  REQUIRE(windows != spreads.end());
+  CHECK(windows->unit == "ns");
+  CHECK(windows->spread() == Approx(2));
+  CHECK(std::none_of(spreads.begin(), spreads.end(),
+                     [](const TermSpread& t) { return t.term == "scatter loop, per tuple"; }));
   // Without the steps' measurements, no step keys: every step costs nodes.tuple_cost_s.
   const PlatformFile plain = platform_from_measurements(synthetic(1e-6, 6e9, true), context());
   CHECK(platform_toml(plain, "").find("tuple_cost_windows_s") == std::string::npos);

@@ -216,6 +216,11 @@ const std::vector<BadInput>& cases() {
        2,
        {"--timeout is empty; give a number of seconds, or 0 for no limit"},
        {"v", "results"}},
+      {"calibrate --timeout below 0, before anything is measured",
+       "calibrate --timeout -1 --out p.toml",
+       2,
+       {"--timeout must be a number of seconds >= 0 (0: no limit), got -1"},
+       {"p.toml"}},
       {"list --choices ''", "list --choices ''", 2, {"--choices is empty; give a parameter key"}, {}},
 #ifdef CIOSIM_MPI_BINARY  // found where the launcher is looked up: needs the MPI build
       {"validate --hostfile naming a FIFO",

@@ -52,6 +52,24 @@ std::vector<pid_t> processes_naming(const std::string& text) {
   return out;
 }
 
+/// The hidden entries (temporaries) left in `dir`.
+std::vector<std::string> hidden_entries(const fs::path& dir) {
+  std::vector<std::string> hidden;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().filename().string()[0] == '.') hidden.push_back(e.path().filename().string());
+  return hidden;
+}
+
+/// The processes still naming `text` after up to 5 s: a launcher or a rank that was not ended.
+std::vector<pid_t> processes_left(const std::string& text) {
+  std::vector<pid_t> left = processes_naming(text);
+  for (int i = 0; i < 100 && !left.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    left = processes_naming(text);
+  }
+  return left;
+}
+
 }  // namespace
 
 TEST_CASE("ciosim run DIR/effective-config.toml reproduces a lists scenario byte for byte", "[cli][config]") {
@@ -237,10 +255,7 @@ TEST_CASE("a stopped ciosim validate leaves no temporary workspace and no MPI ru
   CHECK(!fs::exists(ws));
   const bool gone = all_gone(launcher);
   CHECK(gone);
-  std::vector<std::string> hidden;
-  for (const auto& e : fs::directory_iterator(w.root))
-    if (e.path().filename().string()[0] == '.') hidden.push_back(e.path().filename().string());
-  CHECK(hidden == std::vector<std::string>{});
+  CHECK(hidden_entries(w.root) == std::vector<std::string>{});
 }
 
 TEST_CASE("validate --timeout ends an MPI job that runs past it, with its ranks, and writes nothing",
@@ -259,17 +274,28 @@ TEST_CASE("validate --timeout ends an MPI job that runs past it, with its ranks,
   CHECK(contains(r.err, "ciosim: error: the MPI job of the real runs ran past --timeout 1 s and was ended"));
   CHECK(took < 30);
   CHECK_FALSE(fs::exists(w.root / "v"));
-  std::vector<std::string> hidden;
-  for (const auto& e : fs::directory_iterator(w.root))
-    if (e.path().filename().string()[0] == '.') hidden.push_back(e.path().filename().string());
-  CHECK(hidden == std::vector<std::string>{});
+  CHECK(hidden_entries(w.root) == std::vector<std::string>{});
   // Neither the launcher nor a rank (each names the workspace on its command line) is left running.
-  std::vector<pid_t> left = processes_naming(w.root.string());
-  for (int i = 0; i < 100 && !left.empty(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    left = processes_naming(w.root.string());
-  }
-  CHECK(left == std::vector<pid_t>{});
+  CHECK(processes_left(w.root.string()) == std::vector<pid_t>{});
+}
+
+TEST_CASE("calibrate --timeout ends a measurement job that runs past it, with its ranks, and writes nothing",
+          "[cli][safety]") {
+  Workspace w;
+  // A full (not --quick) measurement job takes minutes on 2 ranks; ended after 1 s.
+  const auto start = std::chrono::steady_clock::now();
+  const Output r = w.run("calibrate -n 2 -q --timeout 1 --out p.toml --measurements m.json </dev/null");
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  INFO(r.err);
+  CHECK(r.code == 1);
+  CHECK(one_line(r.err));
+  CHECK(
+      contains(r.err, "ciosim: error: the MPI job of the measurements ran past --timeout 1 s and was ended"));
+  CHECK(took < 30);
+  CHECK_FALSE(fs::exists(w.root / "p.toml"));
+  CHECK_FALSE(fs::exists(w.root / "m.json"));
+  CHECK(hidden_entries(w.root) == std::vector<std::string>{});
+  CHECK(processes_left(w.root.string()) == std::vector<pid_t>{});
 }
 #endif
 
