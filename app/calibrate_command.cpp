@@ -124,7 +124,7 @@ int calibrate_command(const CalibrateOptions& opt) {
     if (r.timed_out) throw_timed_out("the measurements", opt.timeout_s);
     if (r.exit_code != 0 || !fs::exists(file))
       throw std::runtime_error("the MPI measurements failed (exit " + std::to_string(r.exit_code) +
-                               "): " + tail_lines(r.output, 4));
+                               "): " + job_error(r.output, 4));
     runs.push_back(nlohmann::json::parse(slurp(file)));
     // The library's own collective write, under ROMIO (a launch of its own: the MPI-IO component is
     // chosen when MPI starts). Without it the platform has no nodes.romio_piece_s, which only
@@ -146,7 +146,7 @@ int calibrate_command(const CalibrateOptions& opt) {
       runs.back()["library_write_all"] = nlohmann::json::parse(slurp(lib)).at("library_write_all");
     else if (!opt.quiet)
       std::cerr << "ciosim: the MPI library's own MPI_File_write_all under ROMIO could not be measured (exit "
-                << lr.exit_code << "): the platform gets no nodes.romio_piece_s; " << tail_lines(lr.output, 2)
+                << lr.exit_code << "): the platform gets no nodes.romio_piece_s; " << job_error(lr.output, 2)
                 << std::endl;
   }
   // The load the measurements ran under: with other work on the machine they measure a share of it.

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -216,6 +217,19 @@ std::string tail_lines(const std::string& text, int lines) {
   const std::size_t from =
       all.size() > static_cast<std::size_t>(lines) ? all.size() - static_cast<std::size_t>(lines) : 0;
   for (std::size_t i = from; i < all.size(); ++i) out += (out.empty() ? "" : " | ") + all[i];
+  return out;
+}
+
+std::string job_error(const std::string& output, int lines) {
+  std::vector<std::string> said;
+  std::stringstream in(output);
+  for (std::string l; std::getline(in, l);)
+    if (l.find("ciosim-mpi: error: ") != std::string::npos &&
+        std::find(said.begin(), said.end(), l) == said.end())
+      said.push_back(l);
+  if (said.empty()) return tail_lines(output, lines);
+  std::string out;
+  for (const std::string& l : said) out += (out.empty() ? "" : " | ") + l;
   return out;
 }
 

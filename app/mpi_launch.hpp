@@ -66,4 +66,8 @@ std::string shell_join(const std::vector<std::string>& argv);
 /// The last `lines` non-empty lines of `text`, joined with " | " (for one-line error messages).
 std::string tail_lines(const std::string& text, int lines);
 
+/// What a failed ciosim-mpi job said: its ranks' "ciosim-mpi: error:" lines (each once, joined by " | "),
+/// which the launcher's own report of the abort that ends the job follows; else the last `lines` lines.
+std::string job_error(const std::string& output, int lines);
+
 }  // namespace ciosim::app

@@ -101,7 +101,7 @@ MpiRun launch(const Launcher& l, const ValidateOptions& opt, int ranks, const st
   std::error_code ec;
   if (!fs::exists(out / "results.json", ec))
     throw PointFailed("the MPI run failed (exit " + std::to_string(r.exit_code) +
-                      "): " + tail_lines(r.output, 4) + " [command: " + shell_join(argv) + "]");
+                      "): " + job_error(r.output, 4) + " [command: " + shell_join(argv) + "]");
   MpiRun m;
   m.results = config::parse_results_json(read_written(out / "results.json"), (out / "results.json").string());
   m.timings = nlohmann::json::parse(read_written(out / "timings.json"));

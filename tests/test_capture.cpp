@@ -15,22 +15,16 @@
 #include <vector>
 
 #include "config/capture_trace.hpp"
+#include "tests/mpi_job.hpp"
 
 using namespace ciosim::config;
+using ciosim::testing::run_output;
+#ifdef CIOSIM_MPIEXEC_PATH
+using ciosim::testing::launch;
+#endif
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string run_output(const std::string& cmd, int* code) {
-  std::string out;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  const int status = ::pclose(p);
-  *code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  return out;
-}
 
 void write_file(const fs::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::binary);
@@ -70,28 +64,6 @@ TEST_CASE("capture: REGIONS text keeps strided runs as one token and reads back"
 }
 
 #ifdef CIOSIM_CAPTURE_LIBRARY
-namespace {
-
-/// Whether the launcher the MPI backend was built with is Open MPI's (else MPICH's).
-bool open_mpi_launcher() {
-  int code = -1;
-  const std::string version = run_output(std::string(CIOSIM_MPIEXEC_PATH) + " --version", &code);
-  return version.find("Open MPI") != std::string::npos || version.find("OpenRTE") != std::string::npos;
-}
-
-/// "mpiexec -n NP " with what this machine needs to start NP ranks (as root, on fewer cores), and `env`
-/// passed to the ranks only.
-std::string launch(int np, const std::vector<std::pair<std::string, std::string>>& env = {}) {
-  const bool open_mpi = open_mpi_launcher();
-  std::string cmd = std::string(CIOSIM_MPIEXEC_PATH) + " -n " + std::to_string(np) + " ";
-  if (open_mpi && ::geteuid() == 0) cmd += "--allow-run-as-root ";
-  if (open_mpi) cmd += "--oversubscribe --bind-to none ";
-  for (const auto& [k, v] : env) cmd += (open_mpi ? "-x " + k + "=" : "-genv " + k + " ") + v + " ";
-  return cmd;
-}
-
-}  // namespace
-
 TEST_CASE("capture: a subarray checkpoint's calls and regions, recorded under real MPI", "[capture][mpi]") {
   Folder f;
   const fs::path cap = f.root / "cap";

@@ -28,11 +28,13 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <thread>
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/lsan_interface.h>
 #endif
@@ -293,6 +295,16 @@ int main(int argc, char** argv) {
     code = fail(2, e.what());
   } catch (const std::exception& e) {
     code = fail(1, e.what());
+  }
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (code != 0 && size > 1) {
+    // One rank's error must end the job: its peers may be waiting for it in a collective call, and would
+    // wait forever. Rank 0 and a rank with a failure of its own (it said it above) end it now; a rank with
+    // bad input, which rank 0 finds too and reports, gives rank 0 a second to say it first.
+    if (rank != 0 && code == 2) std::this_thread::sleep_for(std::chrono::seconds(1));
+    std::cerr.flush();
+    MPI_Abort(MPI_COMM_WORLD, code);
   }
 #ifdef __SANITIZE_ADDRESS__
   // LeakSanitizer: check for leaks now, while the MPI library's own state is still reachable; the library
