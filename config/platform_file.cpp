@@ -82,6 +82,7 @@ const Field kFields[] = {
     {"nodes", "cores_per_node", Kind::Int, 1, false, [](PlatformSpec& p) -> Ref { return &p.cores_per_node; }},
     {"nodes", "cpu_cores", Kind::Int, 1, false, [](PlatformSpec& p) -> Ref { return &p.cpu_cores; }},
     {"nodes", "memcpy_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.memcpy_Bps; }},
+    {"nodes", "memory_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.memory_Bps; }},
     {"nodes", "tuple_cost_s", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.tuple_cost_s; }},
     {"nodes", "romio_piece_s", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.romio_piece_s; }},
     CIOSIM_STEP_FIELD(Offsets, "offsets"),
@@ -720,6 +721,9 @@ constexpr KeyDoc kKeyDocs[] = {
     CIOSIM_PAGE_CACHE_DOCS("nfs.client_page_cache_", "an NFS client node's"),
     CIOSIM_PAGE_CACHE_DOCS("local.page_cache_", "a node's"),
     {"nodes.memcpy_Bps", "bytes/s", "CPU cost of copying (pack, unpack, staging) on a compute node"},
+    {"nodes.memory_Bps", "bytes/s",
+     "a compute node's memory bandwidth shared by its ranks' concurrent copies, each at most memcpy_Bps "
+     "(not given: every copy at memcpy_Bps)"},
     {"nodes.tuple_cost_s", "seconds", "CPU cost per offset-length tuple an algorithm processes"},
     {"nodes.romio_piece_s", "seconds",
      "the MPI library's (ROMIO's) collective write per piece an aggregator receives: its receive datatype "

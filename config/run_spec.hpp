@@ -24,10 +24,14 @@ namespace ciosim {
 struct PlatformSpec {
   std::string name;
   std::string description;
-  int nodes = 16;               ///< compute nodes
-  int cores_per_node = 1;       ///< ranks placed per node (rank r on node r / cores_per_node)
-  int cpu_cores = 1;            ///< cores a node's ranks share for their CPU work (compute)
-  double memcpy_Bps = 300e6;    ///< CPU cost of copying, bytes/s
+  int nodes = 16;             ///< compute nodes
+  int cores_per_node = 1;     ///< ranks placed per node (rank r on node r / cores_per_node)
+  int cpu_cores = 1;          ///< cores a node's ranks share for their CPU work (compute)
+  double memcpy_Bps = 300e6;  ///< CPU cost of copying, bytes/s
+  /// The node's memory bandwidth for copies, shared by its ranks' concurrent copies (each also at most
+  /// memcpy_Bps, what one copy alone gets), bytes/s; NaN (not given): every copy at memcpy_Bps whatever
+  /// the node's other ranks do (the model before the key).
+  double memory_Bps = std::numeric_limits<double>::quiet_NaN();
   double tuple_cost_s = 50e-9;  ///< CPU cost per offset-length tuple processed, s
   /// The cost per tuple of each kind of loop (Step) with a key of its own (nodes.tuple_cost_<step>_s), s;
   /// NaN (not given, the model before the keys): tuple_cost_s. [Pack] is unused: tuple_cost_s is pack's.

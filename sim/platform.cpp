@@ -1,5 +1,6 @@
 #include "sim/platform.hpp"
 
+#include <cmath>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -52,6 +53,8 @@ void build_platform(World& w) {
     const std::string id = std::to_string(i);
     // The node's cores, shared by the CPU work of the ranks placed on it (SimProcess::do_compute).
     e.host = zone->create_host("node" + id, kHostSpeed)->set_core_count(ps.cpu_cores);
+    // The node's memory, shared by its ranks' concurrent copies (SimProcess::do_compute), when given.
+    if (!std::isnan(ps.memory_Bps)) e.host->create_disk(kMemoryDisk, ps.memory_Bps, ps.memory_Bps)->seal();
     e.loopback = zone->create_link("lo" + id, ps.loopback_Bps)->set_latency(0)->seal();
     if (shared) {
       e.mpi_nic = e.io_nic = create_nic(zone, "nic" + id, *w.io);

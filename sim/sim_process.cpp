@@ -1,7 +1,10 @@
 #include "sim/sim_process.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
+
+#include "sim/platform.hpp"
 
 namespace ciosim::sim {
 
@@ -285,10 +288,24 @@ void SimProcess::do_recv(int src, int tag, std::span<std::byte> buf) {
 
 void SimProcess::do_compute(const Work& w) {
   const Activity a(*this, config::Use::Cpu, "compute", w.bytes_copied);
-  const double t = world_.spec->platform.cpu_seconds(w);
+  const PlatformSpec& ps = world_.spec->platform;
+  const double t = ps.cpu_seconds(w);
+  sg4::Host* host = sg4::this_actor::get_host();
   // Run on the rank's host: ranks placed on one node share its cpu_cores cores (t is the time on a core
-  // of its own).
-  if (t > 0) sg4::this_actor::execute(t * sg4::this_actor::get_host()->get_speed());
+  // of its own). With the node's memory bandwidth given, the copied bytes also pass through the node's
+  // memory, which its concurrent copies share: the work ends when both are done.
+  if (!std::isnan(ps.memory_Bps) && w.bytes_copied > 0) {
+    sg4::Disk* memory = nullptr;
+    for (sg4::Disk* d : host->get_disks())
+      if (d->get_name() == kMemoryDisk) memory = d;
+    if (memory != nullptr) {
+      const sg4::IoPtr through = memory->write_async(static_cast<sg_size_t>(w.bytes_copied));
+      if (t > 0) sg4::this_actor::execute(t * host->get_speed());
+      through->wait();
+      return;
+    }
+  }
+  if (t > 0) sg4::this_actor::execute(t * host->get_speed());
 }
 
 void SimProcess::do_operation(const std::string& name) {

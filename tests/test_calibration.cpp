@@ -370,6 +370,29 @@ TEST_CASE("calibrate: each step's cost per tuple from the step clock's sites, be
   CHECK(plain.spec.tuple_cost(Step::Views) == plain.spec.tuple_cost_s);
 }
 
+TEST_CASE("calibrate: what the host's ranks copying at once get, reported beside memcpy alone") {
+  // memcpy alone 4 GB/s (synthetic); the two ranks copying 64 MiB each at once took 64 MiB / 3 GB/s: the
+  // host gave them 6 GB/s in all. Reported in the description with the key that would use it, not set.
+  json m = synthetic(1e-6, 6e9, true);
+  const auto stats = [](double s) { return json{{"median", s}, {"min", s}, {"max", s}}; };
+  m["memcpy_all_ranks"] = {{"ranks", 2}, {"bytes_per_rank", 1 << 26}, {"seconds", stats((1 << 26) / 3e9)}};
+  const PlatformFile pf = platform_from_measurements(m, context());
+  CHECK(pf.spec.description.find(
+            "; concurrent copies: the host's 2 ranks copying 64 MiB at once got 6000 MB/s "
+            "in all, one alone 4000 MB/s (nodes.memory_Bps = 6e+09 would share it") != std::string::npos);
+  CHECK(std::isnan(pf.spec.memory_Bps));
+  CHECK(platform_toml(pf, "").find("\nmemory_Bps =") == std::string::npos);
+  // Slower in all than one copy alone (a disturbed measurement): the key it names is never below memcpy_Bps.
+  m["memcpy_all_ranks"]["seconds"] = stats((1 << 26) / 1e9);
+  CHECK(platform_from_measurements(m, context()).spec.description.find("nodes.memory_Bps = 4e+09") !=
+        std::string::npos);
+  // Ranks on two hosts: not reported.
+  json two = synthetic(1e-6, 6e9, false);
+  two["memcpy_all_ranks"] = m["memcpy_all_ranks"];
+  CHECK(platform_from_measurements(two, context()).spec.description.find("concurrent copies") ==
+        std::string::npos);
+}
+
 TEST_CASE("a calibrated platform runs in the simulator, its own profile charging L + S/B per message") {
   // One host: the measured one-way time is charged as host overheads, the bytes at loopback_Bps.
   const PlatformFile pf = platform_from_measurements(synthetic(1e-6, 6e9, true), context());

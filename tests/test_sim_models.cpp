@@ -2,6 +2,8 @@
 // Each TEST_CASE runs one SimGrid engine (ctest runs every TEST_CASE in its own process).
 #include <array>
 #include <catch2/catch.hpp>
+#include <functional>
+#include <limits>
 #include <random>
 #include <simgrid/s4u.hpp>
 #include <vector>
@@ -273,23 +275,33 @@ TEST_CASE("P ranks' opens and closes queue at the metadata server", "[model][pvf
 }
 
 namespace {
-/// The "compute" phase of 4 ranks that each declare 1 ms of CPU work (10^6 tuples at 1 ns), placed on
-/// nodes as given, on nodes of `cpu_cores` cores.
-double shared_compute(std::vector<int> placement, int cpu_cores) {
+/// The "work" phase of 4 ranks placed on nodes as given (of the test platform changed by `set`) that each
+/// declare the work `w`.
+double phase_of_four(std::vector<int> placement, const std::function<void(PlatformSpec&)>& set, Work w) {
   RunSpec s = two_node_spec("myrinet", "myrinet");
   s.ranks = 4;
   s.platform.nodes = 4;
-  s.platform.cpu_cores = cpu_cores;
-  s.platform.tuple_cost_s = 1e-9;
+  set(s.platform);
   s.rank_nodes = std::move(placement);
-  const RunResult r = sim::run_with(s, [](Process& p) {
+  const RunResult r = sim::run_with(s, [w](Process& p) {
     p.barrier();  // the opens end one after the other at the metadata server: start together
-    p.phase("compute");
-    p.compute(Work{.tuples = 1000000});
+    p.phase("work");
+    p.compute(w);
   });
   for (const auto& ph : r.phases)
-    if (ph.name == "compute") return ph.time_s;
+    if (ph.name == "work") return ph.time_s;
   return -1;
+}
+
+/// 4 ranks that each declare 1 ms of CPU work (10^6 tuples at 1 ns), on nodes of `cpu_cores` cores.
+double shared_compute(std::vector<int> placement, int cpu_cores) {
+  return phase_of_four(
+      std::move(placement),
+      [cpu_cores](PlatformSpec& p) {
+        p.cpu_cores = cpu_cores;
+        p.tuple_cost_s = 1e-9;
+      },
+      Work{.tuples = 1000000});
 }
 }  // namespace
 
@@ -305,4 +317,39 @@ TEST_CASE("CPU work: 4 ranks on one core take 4 times as long", "[model][cpu]") 
 }
 TEST_CASE("CPU work: 4 ranks on a node of 4 cores take their own time", "[model][cpu]") {
   CHECK(shared_compute({0, 0, 0, 0}, 4) == Approx(1e-3).epsilon(1e-9));
+}
+
+namespace {
+/// 4 ranks on nodes of 4 cores that each copy 10 MB (1 ms alone at memcpy_Bps = 1e10 B/s), the nodes'
+/// memory giving their concurrent copies `memory_Bps` in all (NaN: not given).
+double shared_copy(std::vector<int> placement, double memory_Bps) {
+  return phase_of_four(
+      std::move(placement),
+      [memory_Bps](PlatformSpec& p) {
+        p.cpu_cores = 4;
+        p.memcpy_Bps = 1e10;
+        p.memory_Bps = memory_Bps;
+      },
+      Work{.bytes_copied = 10000000});
+}
+}  // namespace
+
+// A node's concurrent copies share its memory bandwidth (nodes.memory_Bps), each also bounded by its own
+// core's copy rate (memcpy_Bps). One simulation per TEST_CASE (one SimGrid engine per process).
+TEST_CASE("copies: without the node's memory bandwidth each copy takes its memcpy time", "[model][cpu]") {
+  CHECK(shared_copy({0, 0, 0, 0}, std::numeric_limits<double>::quiet_NaN()) == Approx(1e-3).epsilon(1e-9));
+}
+TEST_CASE("copies: 4 concurrent copies through a node's 2e10 B/s take twice their memcpy time",
+          "[model][cpu]") {
+  CHECK(shared_copy({0, 0, 0, 0}, 2e10) == Approx(2e-3).epsilon(1e-6));
+}
+TEST_CASE("copies: a node's memory enough for all its copies leaves each at its core's rate",
+          "[model][cpu]") {
+  CHECK(shared_copy({0, 0, 0, 0}, 4e10) == Approx(1e-3).epsilon(1e-6));
+}
+TEST_CASE("copies: one rank a node shares its node's memory with no one", "[model][cpu]") {
+  CHECK(shared_copy({0, 1, 2, 3}, 1e10) == Approx(1e-3).epsilon(1e-6));
+}
+TEST_CASE("copies: two ranks on each of two nodes share their own node's memory", "[model][cpu]") {
+  CHECK(shared_copy({0, 0, 1, 1}, 1e10) == Approx(2e-3).epsilon(1e-6));
 }

@@ -170,6 +170,24 @@ ojson memcpy_speed(bool quick) {
   return ojson{{"bytes", bytes}, {"seconds", stats_json(s)}};
 }
 
+/// Every rank copies `bytes` at once (after a barrier), from a buffer of its own into another, both touched
+/// first: the slowest rank's time. With the ranks on one host, what the host's memory gives concurrent
+/// copies (nodes.memory_Bps); against memcpy_speed (rank 0 alone), how much they slow each other down.
+ojson memcpy_all_ranks(MPI_Comm comm, int size, bool quick) {
+  const std::size_t bytes = quick ? (8u << 20) : (64u << 20);
+  std::vector<std::byte> a(bytes, std::byte{1}), b(bytes, std::byte{2});
+  const Stats s = repeat(quick ? 3 : 7, [&] {
+    MPI_Barrier(comm);
+    const double t0 = MPI_Wtime();
+    std::memcpy(b.data(), a.data(), bytes);
+    double t = MPI_Wtime() - t0, tmax = 0;
+    a[static_cast<std::size_t>(t * 1e9) % bytes] = b[0];  // keep the copy observable
+    MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return tmax;
+  });
+  return ojson{{"ranks", size}, {"bytes_per_rank", bytes}, {"seconds", stats_json(s)}};
+}
+
 ojson pack_speed(bool quick) {
   const std::int64_t tuples = quick ? (1 << 16) : (1 << 20);
   const std::int64_t es = 4;
@@ -554,6 +572,7 @@ int calibrate(MPI_Comm comm, const CalibrateOptions& opt) {
     j["page_cache"] = page_cache_settings();
   }
   MPI_Barrier(comm);
+  j["memcpy_all_ranks"] = memcpy_all_ranks(comm, size, opt.quick);
   j["file_write_all_ranks"] = file_all_ranks(comm, rank, size, file, opt.quick);
   j["open_close"] = open_close(comm, file, opt.quick);
   j["close_wait"] = close_wait(comm, file, opt.quick);
