@@ -155,10 +155,18 @@ int plan_scenario(const PlanOptions& opt) {
     finish_svg(svg_out, svg);
     return 0;
   }
+  if (spec.algorithm == "block" || spec.algorithm == "independent" || spec.algorithm == "list-io" ||
+      spec.algorithm == "gathered" || spec.algorithm == "sequential") {
+    if (!opt.svg.empty())
+      throw config::ConfigError("--svg draws the IEC, multiple-phase, view-based and LAP plans; " +
+                                spec.algorithm + "'s plan is text");
+    std::cout << baseline_text(title, d, spec.algorithm, spec.hints, spec.workload.element_size)
+              << std::flush;
+    return 0;
+  }
   if (spec.algorithm != "two-phase")
-    throw config::ConfigError(
-        "plan shows the techniques iec, iec-parametric, two-phase, multiple-phase and view-based; point " +
-        std::to_string(k) + " runs " + spec.algorithm + " (see docs/techniques.md for it)");
+    throw config::ConfigError("plan has no view of technique " + spec.algorithm + " (point " +
+                              std::to_string(k) + "; see docs/techniques.md for it)");
   if (!opt.svg.empty() && spec.hints.lap == LapCriterion::None)
     throw config::ConfigError(
         "--svg draws the IEC, multiple-phase, view-based and LAP plans; two-phase's plan without hints.lap "

@@ -32,6 +32,12 @@ std::string iec_svg(const std::string& title, const Distribution& d, const std::
 std::string two_phase_text(const std::string& title, const two_phase::WritePlan& plan,
                            std::int64_t element_size, std::int64_t cb_buffer_size, int max_rounds);
 
+/// The plan of a baseline (block, independent, list-io, gathered, sequential) as text: the calls each rank
+/// makes and the file bytes they carry (pieces, List I/O's batches of hints.listio_batch regions, gathered
+/// I/O's chunks of hints.cb_buffer_size and who sends what into each), at most 16 ranks and 8 chunks shown.
+std::string baseline_text(const std::string& title, const Distribution& d, const std::string& algorithm,
+                          const IoHints& hints, std::int64_t element_size);
+
 /// The multiple-phase plan as text: what each rank holds before and after each of `phases` phases (planes,
 /// pieces per plane, entries, file regions), what it sends and receives in each, and the regions it writes;
 /// a memory map per step when the array has at most about 90 entries.

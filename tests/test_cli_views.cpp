@@ -134,7 +134,8 @@ TEST_CASE("ciosim plan --svg draws every phase's memory, deterministically") {
   for (const char* bad : {"plan --nx 4096 --np 4 --svg c.svg", "plan --nx 16 --np 4 --svg .",
                           "plan --nx 16 --np 4 --svg no/a.svg", "plan --np 4", "plan s.toml --nx 16",
                           "plan s.toml", "plan s.toml --point 9", "plan --nx 16 --np 4 --point 2",
-                          "plan s.toml --point 1 --set run.algorithm=block"}) {
+                          "plan s.toml --point 1 --set run.algorithm=nope",
+                          "plan s.toml --point 1 --set run.algorithm=block --svg d.svg"}) {
     const Output e = w.run(bad);
     INFO(bad << " -> " << e.err);
     CHECK(e.code == 2);
@@ -142,6 +143,7 @@ TEST_CASE("ciosim plan --svg draws every phase's memory, deterministically") {
     CHECK(e.out.empty());
   }
   CHECK_FALSE(fs::exists(w.root / "c.svg"));
+  CHECK_FALSE(fs::exists(w.root / "d.svg"));
 }
 
 TEST_CASE(
@@ -527,4 +529,47 @@ TEST_CASE("ciosim plot --timeline draws a point's run as a Gantt chart") {
     CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
   }
   CHECK(contains(w.run("plot bare --timeline").err, "--timeline chrome"));
+}
+
+TEST_CASE("ciosim plan SCENARIO shows the baselines' calls, as many as their runs make") {
+  // Blocks of 3 entries over 3 ranks (999 entries), chunks that cut pieces (cb_buffer_size 100 bytes),
+  // List I/O batches of 7: every count the plan states is the simulated run's.
+  Workspace w;
+  w.write("b.toml",
+          "name = \"bl\"\n[run]\nalgorithm = [\"block\", \"independent\", \"list-io\", \"gathered\", "
+          "\"sequential\"]\nranks = 3\nplatform = \"tiny\"\n[workload]\nnx = 999\nbx = 3\n"
+          "[hints]\ncb_buffer_size = 100\nlistio_batch = 7\n");
+  const Output run = w.run("run b.toml -q --out r");
+  INFO(run.err);
+  REQUIRE(run.code == 0);
+  const auto results = nlohmann::json::parse(slurp(w.root / "r/results.json")).at("runs");
+  REQUIRE(results.size() == 5);
+  const auto calls = [&](int point, const std::string& kind) {
+    return results.at(static_cast<std::size_t>(point - 1)).at("calls").value(kind, std::int64_t{0});
+  };
+  const auto plan = [&](int point) {
+    const Output r = w.run("plan b.toml --point " + std::to_string(point));
+    INFO(r.err);
+    CHECK(r.code == 0);
+    return r.out;
+  };
+  const auto last = [](const std::string& text) { return lines_of(text).back(); };
+  CHECK(last(plan(1)) == std::to_string(calls(1, "file_write")) + " write_at calls in all, one per rank.");
+  CHECK(calls(1, "file_write") == 3);
+  CHECK(last(plan(2)) == std::to_string(calls(2, "file_write")) + " write_at calls in all.");
+  CHECK(last(plan(3)) == std::to_string(calls(3, "file_list_write")) + " write_list calls in all.");
+  CHECK(calls(3, "file_list_write") < calls(2, "file_write"));  // batches of 7 pieces
+  CHECK(last(plan(4)) == std::to_string(calls(4, "file_write")) + " write_at calls, all by rank 0; " +
+                             std::to_string(calls(4, "send")) + " offset/length lists and " +
+                             std::to_string(calls(4, "isend")) + " data messages to rank 0.");
+  CHECK(calls(4, "file_write") == 40);  // 3996 bytes in chunks of 100
+  CHECK(last(plan(5)) == "1 write_at call, by rank 0.");
+  CHECK(calls(5, "file_write") == 1);
+  // Block I/O's file bytes are rank-major: rank 1's start where rank 0's 333 entries end.
+  CHECK(contains(plan(1), "\n  1              333           1332  [1332, 2664)\n"));
+  // --svg is for the pictured plans only.
+  const Output svg = w.run("plan b.toml --point 2 --svg p.svg");
+  CHECK(svg.code == 2);
+  CHECK(contains(svg.err, "independent's plan is text"));
+  CHECK_FALSE(fs::exists(w.root / "p.svg"));
 }
