@@ -349,17 +349,37 @@ def axis_label(y):
     return y
 
 
-def draw_phases(plt, title, runs, labels):
+PHASE_RUNS_PER_FIGURE = 40  # more runs are drawn as several figures (phases-1, phases-2, ...)
+PHASE_SHARE_SPAN = 10       # runs whose totals span more than this get a second panel: each run's shares
+
+
+def phase_names(runs):
+    """Every phase name of the runs, in the order they first appear (their colours' order)."""
     names = []
     for run in runs:
         for name, _ in phases(run):
             if name not in names:
                 names.append(name)
+    return names
+
+
+def draw_phases(plt, title, runs, labels, names=None):
+    """Each run's phases as a bar of their times; when the runs' totals span more than PHASE_SHARE_SPAN
+    times (one run much slower squashes the others' bars), a second panel beside it draws each run's
+    phases as shares of its own time, legible whatever the scale. `names`: the phases that get the
+    colours, in order (default: these runs'; the figures of one sweep pass all of theirs, so a phase has
+    one colour in all of them)."""
+    names = names or phase_names(runs)
     cmap = plt.get_cmap("tab20" if len(names) > 10 else "tab10")
     colour = {name: cmap(i % cmap.N) for i, name in enumerate(names)}
+    totals = [sum(t for _, t in phases(run)) for run in runs]
+    positive = [t for t in totals if t > 0]
+    shares = len(positive) > 1 and max(positive) > PHASE_SHARE_SPAN * min(positive)
     height = max(2.2, 0.32 * len(runs) + 1.6, 0.19 * (len(names) + 1) + 0.9)  # room for every legend entry
-    width = 8.5
-    fig, ax = plt.subplots(figsize=(width, height))
+    width = 13.5 if shares else 8.5
+    fig, axes = plt.subplots(1, 2 if shares else 1, figsize=(width, height), squeeze=False,
+                             sharey=True)
+    ax = axes[0][0]
     seen = set()
     for i, run in enumerate(runs):
         left = 0.0
@@ -379,7 +399,23 @@ def draw_phases(plt, title, runs, labels):
     ax.set_xlabel("simulated time (s): phases in time order, each the maximum over ranks")
     ax.grid(True, axis="x", linewidth=0.4, alpha=0.6)
     ax.set_title(title, fontsize=10)
-    legend = ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
+    if shares:
+        right = axes[0][1]
+        for i, run in enumerate(runs):
+            left = 0.0
+            for k, (name, t) in enumerate(phases(run)):
+                share = 100 * t / totals[i] if totals[i] > 0 else 0
+                bar = right.barh(i, share, left=left, color=colour[name], edgecolor="white", linewidth=0.4,
+                                 height=0.7)
+                bar.patches[0].set_gid(f"ciosim-share-{i}-{k}")
+                left += share
+        right.set_xlim(0, 100)
+        right.set_xlabel("share of the run's phases (%): the runs' totals span "
+                         f"{max(positive) / min(positive):.0f}x")
+        right.grid(True, axis="x", linewidth=0.4, alpha=0.6)
+        right.set_title("each run's phases as shares of its own time", fontsize=10)
+    legend = axes[0][-1].legend(*ax.get_legend_handles_labels(), loc="upper left", bbox_to_anchor=(1.01, 1),
+                                fontsize=8, frameon=False)
     legend.set_gid("ciosim-legend")
     fig.tight_layout()
     return fig
@@ -604,9 +640,16 @@ def main(argv):
         if not vary:  # one run (or identical ones): name it by what was set
             vary = [k for k in (runs[0].get("params") or {})] or ["run.algorithm"]
         labels = [label_of(vary, [r.get(k) for k in vary]) for r in rows]
-        fig = draw_phases(plt, title, runs, labels)
-        written += save(fig, out, "phases", formats)
-        plt.close(fig)
+        # At most PHASE_RUNS_PER_FIGURE runs a figure: more are phases-1, phases-2, ..., each titled with
+        # the runs it holds.
+        n = PHASE_RUNS_PER_FIGURE
+        pages = [(a, min(a + n, len(runs))) for a in range(0, len(runs), n)]
+        for page, (a, b) in enumerate(pages, 1):
+            one = len(pages) == 1
+            fig = draw_phases(plt, title if one else f"{title} (runs {a + 1}-{b} of {len(runs)})", runs[a:b],
+                              labels[a:b], phase_names(runs))
+            written += save(fig, out, "phases" if one else f"phases-{page}", formats)
+            plt.close(fig)
     if not written:
         raise BadInput(f"nothing to draw for {len(runs)} runs: no numeric key varies and more than 40 runs "
                        "for phase bars; use --where or --kind phases")

@@ -573,3 +573,42 @@ TEST_CASE("ciosim plan SCENARIO shows the baselines' calls, as many as their run
   CHECK(contains(svg.err, "independent's plan is text"));
   CHECK_FALSE(fs::exists(w.root / "p.svg"));
 }
+
+TEST_CASE("ciosim plot's phase bars stay legible: shares beside a wide span, 40 runs a figure") {
+  Workspace w;
+  // Independent I/O at Bx = 1 (1,024 write calls a rank) beside Block I/O (one): totals far apart, so a
+  // second panel draws each run's phases as shares of its own time.
+  REQUIRE(
+      w.run("run -q s.toml --out wide --set 'run.algorithm=[block,independent]' --set workload.bx=1").code ==
+      0);
+  const auto j = nlohmann::json::parse(slurp(w.root / "wide/results.json"));
+  REQUIRE(j["runs"].size() == 2);
+  CHECK(j["runs"][1]["sim_time_s"].get<double>() > 10 * j["runs"][0]["sim_time_s"].get<double>());
+  std::size_t phases = 0;
+  for (const auto& run : j["runs"]) phases += run["phases"].size();
+  const Output a = w.run("plot wide --kind phases --format svg");
+  INFO(a.err);
+  REQUIRE(a.code == 0);
+  const std::string svg = slurp(w.root / "wide/phases.svg");
+  CHECK(count(svg, "id=\"ciosim-phase-") == phases);
+  CHECK(count(svg, "id=\"ciosim-share-") == phases);
+  CHECK(contains(svg, "each run's phases as shares of its own time"));
+  // The quickstart-like sweep's totals are close: one panel.
+  REQUIRE(w.run("run -q s.toml --out close").code == 0);
+  REQUIRE(w.run("plot close --kind phases --format svg").code == 0);
+  CHECK(count(slurp(w.root / "close/phases.svg"), "id=\"ciosim-share-") == 0);
+  // 45 runs: two figures, 40 and 5 runs, titled with the runs they hold.
+  REQUIRE(w.run("run -q s.toml --out many --set run.algorithm=block --set run.ranks=1 "
+                "--set 'workload.nx=[45,90,135,180,225,270,315,360,405]' --set 'workload.bx=[1,3,5,9,15]'")
+              .code == 0);
+  const Output m = w.run("plot many --kind phases --format svg");
+  INFO(m.err);
+  REQUIRE(m.code == 0);
+  CHECK(contains(m.out, "many/phases-1.svg"));
+  CHECK(contains(m.out, "many/phases-2.svg"));
+  CHECK_FALSE(fs::exists(w.root / "many/phases.svg"));
+  CHECK(contains(slurp(w.root / "many/phases-1.svg"), "(runs 1-40 of 45)"));
+  CHECK(contains(slurp(w.root / "many/phases-2.svg"), "(runs 41-45 of 45)"));
+  CHECK(count(slurp(w.root / "many/phases-2.svg"), "id=\"ciosim-phase-4-") > 0);
+  CHECK(count(slurp(w.root / "many/phases-2.svg"), "id=\"ciosim-phase-5-") == 0);
+}
