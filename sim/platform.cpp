@@ -26,6 +26,9 @@ struct Endpoint {
   sg4::Link* loopback = nullptr;
   sg4::SplitDuplexLink* mpi_nic = nullptr;  ///< compute nodes only
   sg4::SplitDuplexLink* io_nic = nullptr;   ///< every host (the same link as mpi_nic when shared)
+  /// Compute nodes with nodes.memory_Bps: the disk standing for the node's memory, whose bandwidth its
+  /// ranks' concurrent copies share (a copy writes its bytes to it while its core works: do_compute).
+  sg4::Disk* memory = nullptr;
   int node = -1;  ///< the compute node it is or sits beside (-1: a server host of its own)
 };
 
@@ -53,8 +56,8 @@ void build_platform(World& w) {
     const std::string id = std::to_string(i);
     // The node's cores, shared by the CPU work of the ranks placed on it (SimProcess::do_compute).
     e.host = zone->create_host("node" + id, kHostSpeed)->set_core_count(ps.cpu_cores);
-    // The node's memory, shared by its ranks' concurrent copies (SimProcess::do_compute), when given.
-    if (!std::isnan(ps.memory_Bps)) e.host->create_disk(kMemoryDisk, ps.memory_Bps, ps.memory_Bps)->seal();
+    if (!std::isnan(ps.memory_Bps))
+      e.memory = e.host->create_disk("memory", ps.memory_Bps, ps.memory_Bps)->seal();
     e.loopback = zone->create_link("lo" + id, ps.loopback_Bps)->set_latency(0)->seal();
     if (shared) {
       e.mpi_nic = e.io_nic = create_nic(zone, "nic" + id, *w.io);
@@ -110,8 +113,11 @@ void build_platform(World& w) {
       beside.emplace(e.host, eps[static_cast<std::size_t>(e.node)].host);
   network::apply_message_factors(w.mpi, w.io, {w.servers.begin(), w.servers.end()}, std::move(beside));
 
-  for (int r = 0; r < w.spec->ranks; ++r)
-    w.rank_hosts.push_back(eps[static_cast<std::size_t>(config::node_of(*w.spec, r))].host);
+  for (int r = 0; r < w.spec->ranks; ++r) {
+    const Endpoint& node = eps[static_cast<std::size_t>(config::node_of(*w.spec, r))];
+    w.rank_hosts.push_back(node.host);
+    w.rank_memory.push_back(node.memory);
+  }
 }
 
 }  // namespace ciosim::sim

@@ -7,10 +7,6 @@
 
 namespace ciosim::sim {
 
-/// The SimGrid disk of a compute node that stands for its memory (nodes.memory_Bps): a rank's copy writes
-/// its bytes to it while its core does the copy's CPU work, so the node's concurrent copies share it.
-inline constexpr const char* kMemoryDisk = "memory";
-
 /// Creates the hosts, links, disks and routes in the engine's root zone, sets the network model
 /// configuration and the message-size factor callbacks, and fills world's host vectors. world.fs must
 /// be set: it adds its own hosts and disks.

@@ -1,10 +1,7 @@
 #include "sim/sim_process.hpp"
 
-#include <cmath>
 #include <cstring>
 #include <stdexcept>
-
-#include "sim/platform.hpp"
 
 namespace ciosim::sim {
 
@@ -294,18 +291,11 @@ void SimProcess::do_compute(const Work& w) {
   // Run on the rank's host: ranks placed on one node share its cpu_cores cores (t is the time on a core
   // of its own). With the node's memory bandwidth given, the copied bytes also pass through the node's
   // memory, which its concurrent copies share: the work ends when both are done.
-  if (!std::isnan(ps.memory_Bps) && w.bytes_copied > 0) {
-    sg4::Disk* memory = nullptr;
-    for (sg4::Disk* d : host->get_disks())
-      if (d->get_name() == kMemoryDisk) memory = d;
-    if (memory != nullptr) {
-      const sg4::IoPtr through = memory->write_async(static_cast<sg_size_t>(w.bytes_copied));
-      if (t > 0) sg4::this_actor::execute(t * host->get_speed());
-      through->wait();
-      return;
-    }
-  }
+  sg4::IoPtr through;
+  if (sg4::Disk* memory = world_.rank_memory[static_cast<std::size_t>(rank_)]; memory && w.bytes_copied > 0)
+    through = memory->write_async(static_cast<sg_size_t>(w.bytes_copied));
   if (t > 0) sg4::this_actor::execute(t * host->get_speed());
+  if (through) through->wait();
 }
 
 void SimProcess::do_operation(const std::string& name) {

@@ -30,7 +30,10 @@ struct World {
   const NetworkProfile* mpi = nullptr;
   const NetworkProfile* io = nullptr;
   std::vector<sg4::Host*> rank_hosts;  ///< host of each rank
-  std::vector<sg4::Host*> servers;     ///< the file system's server hosts (its traffic is not MPI's)
+  /// The disk standing for the memory of each rank's node (nodes.memory_Bps), which the node's concurrent
+  /// copies share; null when the platform does not give the key.
+  std::vector<sg4::Disk*> rank_memory;
+  std::vector<sg4::Host*> servers;  ///< the file system's server hosts (its traffic is not MPI's)
   std::vector<sg4::ActorPtr> rank_actors;
   filesystem::FileStore file;
   std::unique_ptr<filesystem::FileSystemSim> fs;  ///< the platform's file system, serving `file`

@@ -157,35 +157,35 @@ ojson pingpong_fresh(MPI_Comm comm, int rank, bool quick, std::int64_t region) {
   return out;
 }
 
-ojson memcpy_speed(bool quick) {
-  const std::size_t bytes = quick ? (8u << 20) : (64u << 20);
+/// The bytes of each memcpy measurement, and its repetitions' times: one std::memcpy between two touched
+/// buffers; with `comm`, every rank of it copies at once (after a barrier) and the time is the slowest's.
+std::size_t memcpy_bytes(bool quick) {
+  return quick ? (8u << 20) : (64u << 20);
+}
+Stats memcpy_times(bool quick, MPI_Comm comm = MPI_COMM_NULL) {
+  const std::size_t bytes = memcpy_bytes(quick);
   std::vector<std::byte> a(bytes, std::byte{1}), b(bytes, std::byte{2});
-  const Stats s = repeat(quick ? 3 : 7, [&] {
+  return repeat(quick ? 3 : 7, [&] {
+    if (comm != MPI_COMM_NULL) MPI_Barrier(comm);
     const double t0 = MPI_Wtime();
     std::memcpy(b.data(), a.data(), bytes);
-    const double t = MPI_Wtime() - t0;
+    double t = MPI_Wtime() - t0;
     a[static_cast<std::size_t>(t * 1e9) % bytes] = b[0];  // keep the copy observable
+    if (comm != MPI_COMM_NULL) MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm);
     return t;
   });
-  return ojson{{"bytes", bytes}, {"seconds", stats_json(s)}};
 }
 
-/// Every rank copies `bytes` at once (after a barrier), from a buffer of its own into another, both touched
-/// first: the slowest rank's time. With the ranks on one host, what the host's memory gives concurrent
-/// copies (nodes.memory_Bps); against memcpy_speed (rank 0 alone), how much they slow each other down.
+ojson memcpy_speed(bool quick) {
+  return ojson{{"bytes", memcpy_bytes(quick)}, {"seconds", stats_json(memcpy_times(quick))}};
+}
+
+/// Every rank copies at once: with the ranks on one host, what the host's memory gives concurrent copies
+/// (nodes.memory_Bps); against memcpy_speed (rank 0 alone), how much they slow each other down.
 ojson memcpy_all_ranks(MPI_Comm comm, int size, bool quick) {
-  const std::size_t bytes = quick ? (8u << 20) : (64u << 20);
-  std::vector<std::byte> a(bytes, std::byte{1}), b(bytes, std::byte{2});
-  const Stats s = repeat(quick ? 3 : 7, [&] {
-    MPI_Barrier(comm);
-    const double t0 = MPI_Wtime();
-    std::memcpy(b.data(), a.data(), bytes);
-    double t = MPI_Wtime() - t0, tmax = 0;
-    a[static_cast<std::size_t>(t * 1e9) % bytes] = b[0];  // keep the copy observable
-    MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm);
-    return tmax;
-  });
-  return ojson{{"ranks", size}, {"bytes_per_rank", bytes}, {"seconds", stats_json(s)}};
+  return ojson{{"ranks", size},
+               {"bytes_per_rank", memcpy_bytes(quick)},
+               {"seconds", stats_json(memcpy_times(quick, comm))}};
 }
 
 ojson pack_speed(bool quick) {
