@@ -34,6 +34,8 @@ struct Field {
   bool above_min;  ///< the value must be strictly greater than min
   Ref (*ref)(PlatformSpec&);
   std::vector<std::string> (*choices)() = nullptr;  ///< Kind::Choice: the valid values
+  /// A Real the platform may leave out (NaN): the key whose value the model uses in its place.
+  const char* stands_in = nullptr;
 };
 
 /// A value the platform does not give (not_given), left out of what is written and not range-checked.
@@ -73,7 +75,8 @@ std::vector<std::string> server_placements() {
 // clang-format off
 #define CIOSIM_STEP_FIELD(S, NAME)                                                                          \
   {"nodes", "tuple_cost_" NAME "_s", Kind::Real, 0, false,                                                  \
-   [](PlatformSpec& p) -> Ref { return &p.step_tuple_cost_s[static_cast<std::size_t>(Step::S)]; }}
+   [](PlatformSpec& p) -> Ref { return &p.step_tuple_cost_s[static_cast<std::size_t>(Step::S)]; },          \
+   nullptr, "nodes.tuple_cost_s"}
 // clang-format on
 
 // clang-format off
@@ -82,7 +85,8 @@ const Field kFields[] = {
     {"nodes", "cores_per_node", Kind::Int, 1, false, [](PlatformSpec& p) -> Ref { return &p.cores_per_node; }},
     {"nodes", "cpu_cores", Kind::Int, 1, false, [](PlatformSpec& p) -> Ref { return &p.cpu_cores; }},
     {"nodes", "memcpy_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.memcpy_Bps; }},
-    {"nodes", "memory_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.memory_Bps; }},
+    {"nodes", "memory_Bps", Kind::Real, 0, true, [](PlatformSpec& p) -> Ref { return &p.memory_Bps; }, nullptr,
+     "nodes.memcpy_Bps"},
     {"nodes", "tuple_cost_s", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.tuple_cost_s; }},
     {"nodes", "romio_piece_s", Kind::Real, 0, false, [](PlatformSpec& p) -> Ref { return &p.romio_piece_s; }},
     CIOSIM_STEP_FIELD(Offsets, "offsets"),
@@ -839,6 +843,7 @@ const std::vector<PlatformKey>& platform_keys() {
       if (f.kind != Kind::Choice) k.max = physical_range(f).hi;
       if (f.key.ends_with("_Bps")) k.min = physical_range(f).lo, k.above_min = false;
       if (f.choices) k.choices = f.choices();
+      if (f.stands_in) k.stands_in = f.stands_in;
       out.push_back(std::move(k));
     }
     return out;
@@ -863,6 +868,12 @@ Value platform_value(const PlatformSpec& p, const PlatformKey& k) {
           return static_cast<std::int64_t>(*v);
       },
       field_of(k).ref(copy));
+}
+
+const PlatformKey& platform_key(const std::string& key) {
+  for (const PlatformKey& k : platform_keys())
+    if (k.key == key) return k;
+  throw std::logic_error("no platform key " + key);
 }
 
 bool not_given(const Value& v) {

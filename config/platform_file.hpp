@@ -96,15 +96,20 @@ struct PlatformKey {
   double max = 0;                    ///< largest physically meaningful value (numbers)
   std::vector<std::string> choices;  ///< Enum: the valid values
   std::string help;                  ///< one line
+  /// A key the platform may leave out (not_given): the key whose value the model uses in its place
+  /// ("nodes.tuple_cost_s" for a step's cost per tuple, "nodes.memcpy_Bps" for nodes.memory_Bps).
+  std::string stands_in;
 };
 /// Every settable platform key, in the platform file's order.
 const std::vector<PlatformKey>& platform_keys();
+/// The settable platform key named `key` ("nodes.memcpy_Bps"); std::logic_error when there is none.
+const PlatformKey& platform_key(const std::string& key);
 /// Whether the platform file describes the key's table (file-system tables are optional).
 bool describes_key(const PlatformSpec& p, const PlatformKey& k);
 /// The key's value in `p` (Int/Size as integers, Real as a double, Enum as text).
 Value platform_value(const PlatformSpec& p, const PlatformKey& k);
-/// A value the platform does not give (a step's cost per tuple, NaN: it costs nodes.tuple_cost_s), left out
-/// of platform files and effective configurations.
+/// A value the platform does not give (NaN: a step's cost per tuple, which then costs nodes.tuple_cost_s;
+/// nodes.memory_Bps, every copy then at memcpy_Bps), left out of platform files and effective configurations.
 bool not_given(const Value& v);
 /// Sets the key's value in `p` (`v` checked by check_value against the key's parameter beforehand).
 void set_platform_value(PlatformSpec& p, const PlatformKey& k, const Value& v);

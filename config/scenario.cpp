@@ -342,8 +342,9 @@ class Expander {
       }
       if (is_given(k.key)) set_platform_value(r.platform, k, v.at(k.key));
       const Value own = platform_value(r.platform, k);
-      // A step's cost per tuple the platform does not give (NaN): the step costs nodes.tuple_cost_s, and
-      // the effective configuration leaves it out as the platform file does.
+      // A value the platform does not give (NaN: a step's cost per tuple, nodes.memory_Bps): the model uses
+      // its stand-in key (PlatformKey::stands_in), and the effective configuration leaves it out as the
+      // platform file does.
       if (not_given(own)) continue;
       resolve(k.key, own);
     }
@@ -769,8 +770,9 @@ std::string changed_note(const Setting& set, const Scenario& s) {
       if (k.key != set.key || !describes_key(pf.spec, k)) continue;
       const Value own = platform_value(pf.spec, k);
       if (not_given(own))
-        notes.push_back("platform " + quote(name) + " does not give it: nodes.tuple_cost_s, " +
-                        value_toml(pf.spec.tuple_cost_s) + source_of(pf, "nodes.tuple_cost_s"));
+        notes.push_back("platform " + quote(name) + " does not give it: " + k.stands_in + ", " +
+                        value_toml(platform_value(pf.spec, platform_key(k.stands_in))) +
+                        source_of(pf, k.stands_in));
       else if (differs(own))
         notes.push_back("changes platform " + quote(name) + "'s " + value_toml(own) + source_of(pf, k.key));
     }

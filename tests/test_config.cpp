@@ -455,6 +455,13 @@ TEST_CASE(
   CHECK(set.runs.front().platform.tuple_cost(Step::Views) == set.runs.front().platform.tuple_cost_s);
   CHECK(contains(effective_config_toml(set), "tuple_cost_windows_s = [2e-09]  # --set; platform"));
   CHECK(contains(effective_config_toml(set), "does not give it: nodes.tuple_cost_s"));
+  // The node's memory, not given either, is stood in for by memcpy_Bps (each copy at its core's rate).
+  const Scenario memory =
+      parse_scenario(kScenario, "t.toml", d.opt({"workload.nx=2048", "nodes.memory_Bps=4e9"}));
+  CHECK(memory.runs.front().platform.memory_Bps == 4e9);
+  CHECK(contains(effective_config_toml(memory),
+                 "memory_Bps = [4e+09]  # --set; platform \"tiny\" does "
+                 "not give it: nodes.memcpy_Bps, 3e+08"));
   CHECK(contains(
       error_of([&] {
         parse_scenario(kScenario, "t.toml", d.opt({"workload.nx=2048", "nodes.tuple_cost_views_s=-1"}));
