@@ -155,8 +155,7 @@ int plan_scenario(const PlanOptions& opt) {
     finish_svg(svg_out, svg);
     return 0;
   }
-  if (spec.algorithm == "block" || spec.algorithm == "independent" || spec.algorithm == "list-io" ||
-      spec.algorithm == "gathered" || spec.algorithm == "sequential") {
+  if (has_baseline_view(spec.algorithm)) {
     if (!opt.svg.empty())
       throw config::ConfigError("--svg draws the IEC, multiple-phase, view-based and LAP plans; " +
                                 spec.algorithm + "'s plan is text");

@@ -37,6 +37,8 @@ std::string two_phase_text(const std::string& title, const two_phase::WritePlan&
 /// I/O's chunks of hints.cb_buffer_size and who sends what into each), at most 16 ranks and 8 chunks shown.
 std::string baseline_text(const std::string& title, const Distribution& d, const std::string& algorithm,
                           const IoHints& hints, std::int64_t element_size);
+/// Whether baseline_text has a view of `algorithm`.
+bool has_baseline_view(const std::string& algorithm);
 
 /// The multiple-phase plan as text: what each rank holds before and after each of `phases` phases (planes,
 /// pieces per plane, entries, file regions), what it sends and receives in each, and the regions it writes;

@@ -380,15 +380,23 @@ def draw_phases(plt, title, runs, labels, names=None):
     fig, axes = plt.subplots(1, 2 if shares else 1, figsize=(width, height), squeeze=False,
                              sharey=True)
     ax = axes[0][0]
+    right = axes[0][1] if shares else None
     seen = set()
     for i, run in enumerate(runs):
         left = 0.0
+        share_left = 0.0
         for k, (name, t) in enumerate(phases(run)):
             bar = ax.barh(i, t, left=left, color=colour[name], edgecolor="white", linewidth=0.4,
                           label=name if name not in seen else None, height=0.7)
             bar.patches[0].set_gid(f"ciosim-phase-{i}-{k}")
             seen.add(name)
             left += t
+            if right is not None:  # the same phase as a share of the run's own time
+                share = 100 * t / totals[i] if totals[i] > 0 else 0
+                bar = right.barh(i, share, left=share_left, color=colour[name], edgecolor="white",
+                                 linewidth=0.4, height=0.7)
+                bar.patches[0].set_gid(f"ciosim-share-{i}-{k}")
+                share_left += share
         total = total_time(run)
         if total is not None:
             ax.plot([total, total], [i - 0.42, i + 0.42], color="black", linewidth=1.2,
@@ -399,16 +407,7 @@ def draw_phases(plt, title, runs, labels, names=None):
     ax.set_xlabel("simulated time (s): phases in time order, each the maximum over ranks")
     ax.grid(True, axis="x", linewidth=0.4, alpha=0.6)
     ax.set_title(title, fontsize=10)
-    if shares:
-        right = axes[0][1]
-        for i, run in enumerate(runs):
-            left = 0.0
-            for k, (name, t) in enumerate(phases(run)):
-                share = 100 * t / totals[i] if totals[i] > 0 else 0
-                bar = right.barh(i, share, left=left, color=colour[name], edgecolor="white", linewidth=0.4,
-                                 height=0.7)
-                bar.patches[0].set_gid(f"ciosim-share-{i}-{k}")
-                left += share
+    if right is not None:
         right.set_xlim(0, 100)
         right.set_xlabel("share of the run's phases (%): the runs' totals span "
                          f"{max(positive) / min(positive):.0f}x")
@@ -644,10 +643,11 @@ def main(argv):
         # the runs it holds.
         n = PHASE_RUNS_PER_FIGURE
         pages = [(a, min(a + n, len(runs))) for a in range(0, len(runs), n)]
+        names = phase_names(runs)
         for page, (a, b) in enumerate(pages, 1):
             one = len(pages) == 1
             fig = draw_phases(plt, title if one else f"{title} (runs {a + 1}-{b} of {len(runs)})", runs[a:b],
-                              labels[a:b], phase_names(runs))
+                              labels[a:b], names)
             written += save(fig, out, "phases" if one else f"phases-{page}", formats)
             plt.close(fig)
     if not written:
