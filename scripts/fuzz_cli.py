@@ -90,13 +90,13 @@ def prepare(scratch, scenarios, results):
 
 
 def digest(scratch):
-    """Hashes of the inputs a command must never change."""
+    """Hashes of the inputs a command must never change, by their path in the scratch folder."""
     out = {}
     for path in sorted(glob.glob(os.path.join(scratch, "scenarios", "**", "*"), recursive=True)) + [
             os.path.join(scratch, "scenario.toml"), os.path.join(scratch, "file.txt")]:
         if os.path.isfile(path) and not os.path.islink(path):
             with open(path, "rb") as f:
-                out[path] = hashlib.sha256(f.read()).hexdigest()
+                out[os.path.relpath(path, scratch)] = hashlib.sha256(f.read()).hexdigest()
     return out
 
 
@@ -200,6 +200,13 @@ def main():
     subprocess.run([ciosim, "run", os.path.join(ROOT, "scenarios", "quickstart.toml"), "-q", "--out", results,
                     "--set", "workload.bx=64", "-n", "2"], check=True, stdin=subprocess.DEVNULL,
                    stdout=subprocess.DEVNULL)
+    # Every scratch folder is prepared alike: the inputs' hashes before a command are these.
+    template = tempfile.mkdtemp(prefix="ciosim-fuzz-cli-")
+    try:
+        prepare(template, scenarios, results)
+        before = digest(template)
+    finally:
+        shutil.rmtree(template, ignore_errors=True)
     choices, findings, tried, slow, counts = {}, 0, 0, 0, {0: 0, 1: 0, 2: 0}
     deadline = time.monotonic() + a.seconds
     try:
@@ -208,7 +215,6 @@ def main():
             scratch = tempfile.mkdtemp(prefix="ciosim-fuzz-cli-")
             try:
                 prepare(scratch, scenarios, results)
-                before = digest(scratch)
                 code, err, took = run_one(cmd, scratch, a.timeout)
                 after = digest(scratch)
             finally:
