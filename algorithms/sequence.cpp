@@ -169,6 +169,7 @@ class CallSession final : public DisplacementSession {
  public:
   CallSession(Process& p, const TechniqueInfo& t, const TechniqueInput& in)
       : DisplacementSession(p), t_(t), in_(in) {}
+  void set_distribution(const Distribution& d) override { in_.dist = &d; }
   void write(std::span<const std::byte> local) override { t_.run(p_, in_, local); }
   void read(std::span<std::byte> out) override {
     if (!t_.read) throw std::invalid_argument("technique " + t_.name + " has no read path");
@@ -319,6 +320,10 @@ Offset step_bytes(const Distribution& d, FileLayout layout, std::int64_t element
   return entries * element_size;
 }
 
+std::unique_ptr<Session> open_session(Process& p, const TechniqueInfo& tech, const TechniqueInput& in) {
+  return tech.session ? tech.session(p, in) : std::make_unique<CallSession>(p, tech, in);
+}
+
 bool run_sequence(Process& p, const TechniqueInfo& tech, const TechniqueInput& in,
                   const std::vector<Op>& ops) {
   const std::int64_t es = in.element_size;
@@ -336,7 +341,7 @@ bool run_sequence(Process& p, const TechniqueInfo& tech, const TechniqueInput& i
       case OpKind::Open:
         p.phase("open");
         p.file_open(in.file_name);
-        s = tech.session ? tech.session(p, once) : std::make_unique<CallSession>(p, tech, once);
+        s = open_session(p, tech, once);
         disp = 0, off = 0;
         s->set_view(0);
         break;

@@ -96,6 +96,10 @@ std::int64_t value_base(Offset position, std::int64_t element_size);
 /// logical layout).
 Offset step_bytes(const Distribution& d, FileLayout layout, std::int64_t element_size);
 
+/// The session a technique keeps while the file is open: its own (TechniqueInfo::session), or one that runs
+/// the technique once per call at the current view's displacement. Call after Process::file_open.
+std::unique_ptr<Session> open_session(Process& p, const TechniqueInfo& tech, const TechniqueInput& in);
+
 /// Runs `ops` on p's rank with technique `tech`: opens, sets views, writes the rank's entries (the values
 /// of their step), reads them back and compares, computes, syncs and closes, marking each operation
 /// (Process::operation) and the phases around the technique's own. Returns false when a read returned

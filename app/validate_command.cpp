@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "algorithms/common/trace.hpp"
+#include "algorithms/replay.hpp"
 #include "algorithms/sequence.hpp"
 #include "algorithms/technique.hpp"
 #include "app/cleanup.hpp"
@@ -34,6 +35,7 @@
 #include "config/point_checks.hpp"
 #include "config/results.hpp"
 #include "config/scenario.hpp"
+#include "config/trace_replay.hpp"
 #include "config/workload.hpp"
 
 namespace ciosim::app {
@@ -352,11 +354,21 @@ int validate_command(const ValidateOptions& opt) {
     p.index = i + 1;
     p.algorithm = spec.algorithm;
     p.label = config::point_label(spec);
-    const Distribution dist = make_distribution(spec.workload, spec.ranks);
     const FileLayout layout = technique(spec.algorithm).layout;
     const std::string sim_file = read_written(ws / ("sim-" + id + ".dat"));
     const std::string mpi_file = read_written(ws / "mpi-files" / (id + ".dat"));
-    if (spec.sequence.empty()) {
+    if (replays_calls(spec.workload)) {
+      // A replayed application's file, checked as the runs check it (algorithms/replay.hpp).
+      const Replay rep =
+          config::replay_from_capture(spec.workload.file, spec.ranks, spec.workload.element_size);
+      const auto matches = [&](const std::string& f) {
+        return check_replay_file(std::as_bytes(std::span<const char>(f.data(), f.size())), rep).empty();
+      };
+      p.expected_bytes = static_cast<std::int64_t>(sim_file.size());
+      p.sim_file_ok = matches(sim_file);
+      p.mpi_file_ok = matches(mpi_file);
+    } else if (const Distribution dist = make_distribution(spec.workload, spec.ranks);
+               spec.sequence.empty()) {
       const std::vector<std::byte> expected = expected_file(dist, layout, spec.workload.element_size);
       const std::string want(reinterpret_cast<const char*>(expected.data()), expected.size());
       p.expected_bytes = static_cast<std::int64_t>(expected.size());

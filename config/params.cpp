@@ -189,6 +189,11 @@ std::vector<Param> parameters(const std::vector<std::string>& platform_names) {
       make("workload.file", T::String, "", Value{std::string("")},
            "lists workload: a TOML file whose array `ranks` holds each rank's [offset, length] tuples of x; "
            "trace workload: a capture folder of ciosim capture (a path relative to the scenario file)"),
+      with_choices(make("workload.replay", T::Enum, "", Value{std::string("calls")},
+                        "trace workload: calls replays the application's calls one by one (collective calls "
+                        "under the technique, independent calls as they were, the time between calls as "
+                        "computation); union writes the file its writes make as one collective write"),
+                   {"calls", "union"}),
       make("workload.partition", T::String, "", Value{std::string("")},
            "mesh workload: the partition file, one owner rank per mesh node and line (BIPS3D's asignacionP; "
            "a path relative to the scenario file); workload.nx is the number of mesh nodes"),

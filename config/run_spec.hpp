@@ -83,6 +83,7 @@ struct WorkloadSpec {
   std::int64_t element_size = 4;  ///< bytes per entry
   std::uint64_t seed = 1;         ///< irregular: random seed
   std::string file;               ///< lists: TOML file with each rank's (offset, length) tuples
+  std::string replay = "calls";   ///< trace: "calls" (one by one) or "union" (one collective write)
   std::string partition;          ///< mesh: the partition file (one owner rank per mesh node and line)
   std::string graph;              ///< mesh: a METIS graph file, partitioned with METIS instead
   std::int64_t load = 1;          ///< mesh: entries per mesh node (the kernel's load L)

@@ -10,11 +10,13 @@
 #include <set>
 #include <sstream>
 
+#include "algorithms/replay.hpp"
 #include "algorithms/sequence.hpp"
 #include "algorithms/technique.hpp"
 #include "config/input_files.hpp"
 #include "config/point_checks.hpp"
 #include "config/profile_values.hpp"
+#include "config/trace_replay.hpp"
 #include "config/workload.hpp"
 #include "version.hpp"
 
@@ -387,6 +389,7 @@ class Expander {
     r.workload.element_size = num("workload.element_size");
     r.workload.seed = static_cast<std::uint64_t>(num("workload.seed"));
     r.workload.file = str("workload.file");
+    r.workload.replay = str("workload.replay");
     r.workload.partition = str("workload.partition");
     r.workload.graph = str("workload.graph");
     r.workload.load = num("workload.load");
@@ -469,7 +472,9 @@ class Expander {
                         " x " + std::to_string(r.workload.element_size) +
                         " bytes does not fit in a 64-bit file offset");
     if (r.payload == PayloadChoice::Elided)
-      if (const std::string why = why_not_elided(technique(r.algorithm), !r.sequence.empty()); !why.empty())
+      if (const std::string why =
+              why_not_elided(technique(r.algorithm), !r.sequence.empty() || replays_calls(r.workload));
+          !why.empty())
         throw ConfigError(where + "run.payload = \"elided\" cannot be used here: " + why +
                           "; use run.payload = \"bytes\" or \"auto\"");
     if (const auto& check = technique(r.algorithm).check_phases)
@@ -483,6 +488,18 @@ class Expander {
   /// run.sequence: parsed and checked here (before anything runs), exclusive with the keys it generalises;
   /// compute:workload resolved from the workload.
   static void check_sequence_key(RunSpec& r, const std::string& where) {
+    if (replays_calls(r.workload)) {
+      // The capture is the sequence: its calls, reads and computation are the application's own.
+      const char* other = !r.sequence.empty()        ? "run.sequence"
+                          : r.iterations != 1        ? "run.iterations"
+                          : r.access == Access::Read ? "run.access = \"read\""
+                                                     : nullptr;
+      if (other)
+        throw ConfigError(where + other +
+                          " and a trace replayed call by call both given: the capture is the sequence of "
+                          "calls (its reads, writes and computation); drop " +
+                          other + ", or set workload.replay = \"union\"");
+    }
     if (r.sequence.empty()) return;
     if (r.iterations != 1)
       throw ConfigError(where + "run.iterations = " + std::to_string(r.iterations) +
@@ -523,32 +540,58 @@ class Expander {
     throw ConfigError(msg);
   }
 
+  /// "" when the point's technique can run its workload's distribution (built exactly as sim::simulate
+  /// builds it), else why not.
+  std::string distribution_reason(const RunSpec& r) const {
+    const Distribution d = make_distribution(r.workload, r.ranks);
+    const TechniqueInfo& t = technique(r.algorithm);
+    std::string reason =
+        check_point_memory(r, d, opt_.memory);  // the kinds whose size needs the distribution
+    if (const std::string why = reason.empty() ? t.check(d) : ""; !why.empty())
+      reason = "technique " + r.algorithm + " cannot run this workload: " + why;
+    if (reason.empty() && r.access == Access::Read && !t.read)
+      reason = "technique " + r.algorithm + " has no read path (run.access = \"read\" works with " +
+               readable_techniques() + ")";
+    return reason;
+  }
+
+  /// The same for a trace replayed call by call: the capture read as sim::simulate reads it, every shape of
+  /// its collective calls within the memory the point may use and served by the technique.
+  std::string replay_reason(const RunSpec& r) const {
+    const Replay rep = replay_from_capture(r.workload.file, r.ranks, r.workload.element_size);
+    for (const Distribution& d : rep.shapes)
+      if (std::string why = check_point_memory(r, d, opt_.memory); !why.empty()) return why;
+    if (std::string why = replay_refusal(technique(r.algorithm), rep); !why.empty()) return why;
+    if (r.algorithm == "two-phase" && r.hints.lap != LapCriterion::None)
+      for (std::size_t k = 0; k < rep.steps.size(); ++k)
+        if (!rep.steps[k].write)
+          return "hints.lap = " + quote(lap_criterion_name(r.hints.lap)) +
+                 " applies to two-phase writes only, and collective call " + std::to_string(k + 1) + " (" +
+                 rep.steps[k].name + ") reads; use hints.lap = \"none\"";
+    return "";
+  }
+
   void check_technique(const RunSpec& r, const std::string& where) {
     const auto& w = r.workload;
-    const std::string key = r.algorithm + "|" + (r.access == Access::Read ? "r" : "w") + "|" + w.kind + "|" +
-                            std::to_string(w.nx) + "|" + std::to_string(r.ranks) + "|" +
-                            (w.kind == "irregular"                    ? std::to_string(w.seed)
-                             : w.kind == "lists" || w.kind == "trace" ? w.file
-                             : w.kind == "block3d" ? std::to_string(w.ny) + "x" + std::to_string(w.nz)
-                             : w.kind == "stem2"   ? std::to_string(w.ny) + "x" + std::to_string(w.nz) + "x" +
-                                                       std::to_string(w.nl) + "x" + std::to_string(w.nchem)
-                             : w.kind == "mesh" ? w.partition + "|" + w.graph + "|" + std::to_string(w.load)
-                             : w.kind == "btio" ? w.btio_class + "|" + std::to_string(w.element_size)
-                             : w.kind == "tile" ? tile_key(w)
-                                                : std::to_string(w.bx)) +
-                            "|" + std::to_string(r.platform.nodes) + "|" + std::to_string(w.element_size);
+    const std::string key =
+        r.algorithm + "|" + (r.access == Access::Read ? "r" : "w") + "|" + w.kind + "|" +
+        std::to_string(w.nx) + "|" + std::to_string(r.ranks) + "|" +
+        (w.kind == "irregular" ? std::to_string(w.seed)
+         : w.kind == "lists"   ? w.file
+         : w.kind == "trace"   ? w.file + "|" + w.replay + "|" + lap_criterion_name(r.hints.lap)
+         : w.kind == "block3d" ? std::to_string(w.ny) + "x" + std::to_string(w.nz)
+         : w.kind == "stem2"   ? std::to_string(w.ny) + "x" + std::to_string(w.nz) + "x" +
+                                   std::to_string(w.nl) + "x" + std::to_string(w.nchem)
+         : w.kind == "mesh" ? w.partition + "|" + w.graph + "|" + std::to_string(w.load)
+         : w.kind == "btio" ? w.btio_class + "|" + std::to_string(w.element_size)
+         : w.kind == "tile" ? tile_key(w)
+                            : std::to_string(w.bx)) +
+        "|" + std::to_string(r.platform.nodes) + "|" + std::to_string(w.element_size);
     auto it = checked_.find(key);
     if (it == checked_.end()) {
       std::string reason;
       try {
-        const Distribution d = make_distribution(w, r.ranks);  // exactly as sim::simulate builds it
-        const TechniqueInfo& t = technique(r.algorithm);
-        reason = check_point_memory(r, d, opt_.memory);  // the kinds whose size needs the distribution
-        if (const std::string why = reason.empty() ? t.check(d) : ""; !why.empty())
-          reason = "technique " + r.algorithm + " cannot run this workload: " + why;
-        if (reason.empty() && r.access == Access::Read && !t.read)
-          reason = "technique " + r.algorithm + " has no read path (run.access = \"read\" works with " +
-                   readable_techniques() + ")";
+        reason = replays_calls(w) ? replay_reason(r) : distribution_reason(r);
       } catch (const std::invalid_argument& e) {
         reason = "workload " + w.kind + ": " + one_line(e.what());
       } catch (const std::bad_alloc&) {

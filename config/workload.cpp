@@ -145,6 +145,7 @@ std::vector<std::string> kinds_using(const std::string& key) {
   if (key == "workload.bx") return {"block-cyclic"};
   if (key == "workload.seed") return {"irregular"};
   if (key == "workload.file") return {"lists", "trace"};
+  if (key == "workload.replay") return {"trace"};
   if (key == "workload.ny" || key == "workload.nz") return {"block3d", "stem2"};
   if (key == "workload.nl" || key == "workload.nchem" || key == "workload.preset") return {"stem2"};
   if (key == "workload.partition" || key == "workload.graph" || key == "workload.load") return {"mesh"};
@@ -286,12 +287,16 @@ const std::vector<WorkloadInfo>& workloads() {
        "workload.header_bytes of header (written by rank 0)."},
       {"trace",
        "A captured application's file (ciosim capture, docs/replay.md; workload.file = the capture folder): "
-       "every write of each rank to the first file it opened, its regions in call order, replayed as one "
-       "collective write under the technique; workload.element_size must divide every region, and the "
-       "writes must cover the file up to its last byte once. Sequences of calls and reads are not replayed "
-       "yet."},
+       "its ranks' calls on the first file they open, replayed one by one (workload.replay = calls: each "
+       "collective call under the technique, independent calls as they were, the time between calls as "
+       "computation) or its writes as one collective write (union); workload.element_size must divide "
+       "every region."},
   };
   return list;
+}
+
+bool replays_calls(const WorkloadSpec& w) {
+  return w.kind == "trace" && w.replay == "calls";
 }
 
 Distribution make_distribution(const WorkloadSpec& w, int ranks) {
@@ -323,7 +328,13 @@ Distribution make_distribution(const WorkloadSpec& w, int ranks) {
     return btio(btio_class(w.btio_class).n, ranks);
   }
   if (w.kind == "tile") return tile(tile_spec(w, ranks), ranks);
-  if (w.kind == "trace") return from_capture(w.file, ranks, w.element_size);
+  if (w.kind == "trace") {
+    if (replays_calls(w))
+      throw std::invalid_argument(
+          "a trace replayed call by call (workload.replay = \"calls\") has a distribution per collective "
+          "call, not one; set workload.replay = \"union\" for its file as one collective write");
+    return from_capture(w.file, ranks, w.element_size);
+  }
   std::string valid;
   for (const auto& k : workloads()) valid += (valid.empty() ? "" : ", ") + k.name;
   throw std::invalid_argument("unknown workload '" + w.kind + "' (valid: " + valid + ")");

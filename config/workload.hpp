@@ -53,6 +53,10 @@ const std::vector<WorkloadInfo>& workloads();
 /// lines, or when it is a partition into a number of parts other than `ranks` (its largest rank + 1).
 std::vector<int> read_partition(const std::string& path, std::int64_t nodes, int ranks);
 
+/// A trace replayed call by call (config/trace_replay.hpp): no single distribution (make_distribution
+/// refuses it); each collective call brings its own.
+bool replays_calls(const WorkloadSpec& w);
+
 /// Builds the distribution; throws std::invalid_argument with a one-line reason (unknown kind naming
 /// the valid ones, or sizes the kind cannot divide).
 Distribution make_distribution(const WorkloadSpec& w, int ranks);

@@ -10,12 +10,14 @@
 #include <stdexcept>
 
 #include "algorithms/common/trace.hpp"
+#include "algorithms/replay.hpp"
 #include "algorithms/sequence.hpp"
 #include "algorithms/technique.hpp"
 #include "config/point_checks.hpp"
 #include "config/resources.hpp"
 #include "config/time_use.hpp"
 #include "config/timeline.hpp"
+#include "config/trace_replay.hpp"
 #include "config/workload.hpp"
 #include "models/filesystem/actor_budget_sim.hpp"
 #include "sim/file_system.hpp"
@@ -45,14 +47,14 @@ void rank_main(World& w, const std::function<void(Process&)>& body, const sg4::B
   try {
     start->wait();  // common start, at no simulated cost and not counted as an MPI call
     rec.start = sg4::Engine::get_clock();
-    if (w.spec->sequence.empty()) {
+    if (w.spec->sequence.empty() && !replays_calls(w.spec->workload)) {
       p.phase("open");
       p.file_open(kFileName);
       body(p);
       p.phase("close");
       p.file_close();
     } else {
-      body(p);  // an operation sequence opens and closes the file itself
+      body(p);  // an operation sequence, a replayed application, opens and closes the file itself
     }
   } catch (const std::bad_alloc&) {
     w.out_of_memory = true;
@@ -231,6 +233,32 @@ RunResult simulate_sequence(const RunSpec& spec, const Distribution& dist, const
   return res;
 }
 
+/// A trace replayed call by call (algorithms/replay.hpp): the bytes it reads laid out first (untimed), every
+/// rank's calls run, the file checked against the union of what was written and every read's bytes.
+RunResult simulate_replay(const RunSpec& spec, const TechniqueInfo& tech) {
+  const Replay rep = config::replay_from_capture(spec.workload.file, spec.ranks, spec.workload.element_size);
+  if (const std::string why = replay_refusal(tech, rep); !why.empty()) throw std::invalid_argument(why);
+  if (tech.check_phases)
+    if (const std::string why = tech.check_phases(spec.phases, spec.ranks); !why.empty())
+      throw std::invalid_argument(why);
+  const TechniqueInput in{nullptr,        spec.workload.element_size, kFileName, 1, spec.hints, spec.phases,
+                          spec.cpu_charge};
+  check_hints(in.hints);
+  const std::vector<std::byte> initial = replay_initial_file(rep);
+  std::vector<char> read_ok(static_cast<std::size_t>(spec.ranks), 0);
+  std::string file_check;
+  RunResult res = run_with(
+      spec, [&](Process& p) { read_ok[static_cast<std::size_t>(p.rank())] = run_replay(p, tech, in, rep); },
+      [&](const filesystem::FileStore& file) {
+        file_check = check_replay_file(file.bytes(), rep);
+        if (!spec.export_file.empty()) file.export_to(spec.export_file);
+      },
+      initial.empty() ? nullptr : &initial);
+  res.file_verified =
+      file_check.empty() && std::all_of(read_ok.begin(), read_ok.end(), [](char ok) { return ok != 0; });
+  return res;
+}
+
 }  // namespace
 
 bool payload_elided(const RunSpec& spec, const TechniqueInfo& tech, const Distribution& dist) {
@@ -247,6 +275,7 @@ bool payload_elided(const RunSpec& spec, const TechniqueInfo& tech, const Distri
 
 RunResult simulate(const RunSpec& spec) {
   // Validate everything before the engine starts, so a bad point fails with one clear line.
+  if (replays_calls(spec.workload)) return simulate_replay(spec, technique(spec.algorithm));
   const Distribution dist = make_distribution(spec.workload, spec.ranks);
   const TechniqueInfo& tech = technique(spec.algorithm);
   if (const std::string why = tech.check(dist); !why.empty()) throw std::invalid_argument(why);

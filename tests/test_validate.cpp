@@ -334,6 +334,27 @@ TEST_CASE("validate: bad input is one line and exit status 2, nothing written") 
 
 #endif  // CIOSIM_MPI_BINARY
 
+TEST_CASE("validate: a captured checkpoint replayed call by call, same files, reads and calls on MPI") {
+  // scenarios/replay-checkpoint.toml: a real capture of tests/mpi/checkpoint.cpp on 4 ranks (rank 0's header
+  // written alone, a subarray MPI_File_write_all, sync, MPI_File_read_at_all back). Every technique's real
+  // run must make the simulation's calls and leave the application's file; the MPI library's own calls
+  // (set_view + write_all / read_all per collective call) too.
+  Workspace w;
+  const Output r = w.run("validate " + std::string(CIOSIM_SOURCE_DIR) +
+                         "/scenarios/replay-checkpoint.toml -n 4 --repeat 1 -q --out v");
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(checked_points(w.root / "v") ==
+        std::set<std::string>{"two-phase", "list-io", "independent", "view-based", "gathered"});
+  const auto sim = nlohmann::json::parse(slurp(w.root / "v/results.json"));
+  for (const auto& run : sim.at("runs")) {
+    std::vector<std::string> ops;
+    for (const auto& op : run.at("operations")) ops.push_back(op.at("name").get<std::string>());
+    CHECK(ops == std::vector<std::string>{"open", "write_all", "sync", "read_at_all", "close"});
+  }
+  CHECK(r.out.find("FAIL") == std::string::npos);
+}
+
 TEST_CASE("validate: BT-IO through its operation sequence, two-phase and view-based, same files and calls") {
   // scenarios/validate-btio.toml: class S on 4 real ranks, 4 time steps written with computation between
   // them, the file closed, reopened and the 4 steps read back. The real runs and the MPI library's own

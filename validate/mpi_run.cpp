@@ -3,13 +3,17 @@
 #include <algorithm>
 #include <climits>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 
+#include "algorithms/replay.hpp"
 #include "algorithms/sequence.hpp"
 #include "algorithms/technique.hpp"
+#include "config/trace_replay.hpp"
 #include "config/workload.hpp"
 #include "validate/mpi_process.hpp"
 
@@ -87,6 +91,7 @@ RankRecord relative(RankRecord r) {
 struct Setup {
   Distribution dist;
   std::vector<std::byte> local;
+  std::optional<Replay> replay;  ///< a trace replayed call by call (dist and local stay empty)
   int rank = 0;
   fs::path file;
 };
@@ -100,8 +105,12 @@ Setup setup(MPI_Comm comm, const RunSpec& spec, const PointOptions& opt) {
     throw std::invalid_argument("run.ranks = " + std::to_string(spec.ranks) + " but the MPI job has " +
                                 std::to_string(size) + " ranks (start it with mpirun -n " +
                                 std::to_string(spec.ranks) + ", or set run.ranks)");
-  s.dist = make_distribution(spec.workload, size);
-  s.local = make_local_data(s.dist, s.rank, spec.workload.element_size);
+  if (replays_calls(spec.workload)) {
+    s.replay = config::replay_from_capture(spec.workload.file, size, spec.workload.element_size);
+  } else {
+    s.dist = make_distribution(spec.workload, size);
+    s.local = make_local_data(s.dist, s.rank, spec.workload.element_size);
+  }
   s.file = opt.work_dir / kFileName;
   // A fresh file for every run, so that the check below sees what this run wrote.
   if (s.rank == 0) {
@@ -146,7 +155,13 @@ PointRun conclude(MPI_Comm comm, const RunSpec& spec, const Setup& s, const Rank
   res.network_mpi = "real";
   res.network_io = "real";
   config::summarize(all, res);
-  if (spec.sequence.empty()) {
+  if (s.replay) {
+    // As the simulator checks a replayed application's file (algorithms/replay.hpp).
+    std::ifstream in(s.file, std::ios::binary);
+    std::vector<char> got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    res.file_verified = (in.good() || in.eof()) &&
+                        check_replay_file(std::as_bytes(std::span<const char>(got)), *s.replay).empty();
+  } else if (spec.sequence.empty()) {
     res.file_verified = file_equals(s.file, expected_file(s.dist, layout, spec.workload.element_size));
   } else {
     // As the simulator checks a sequence's file: step by step (algorithms/sequence.hpp).
@@ -271,6 +286,37 @@ std::vector<RankRecord> gather_records(MPI_Comm comm, const RankRecord& mine) {
 
 namespace {
 
+/// Every rank runs `body` (an operation sequence, a replayed application: it opens and closes the file
+/// itself) from a common start; the records gathered and the file checked as conclude() does, and every
+/// rank's reads (body's result).
+PointRun run_driver(MPI_Comm comm, const RunSpec& spec, const PointOptions& opt, const TechniqueInfo& tech,
+                    const Setup& s, const std::function<bool(Process&)>& body) {
+  RankRecord rec;
+  int read_ok = 1;
+  {
+    MpiProcess p(comm, opt.work_dir);
+    p.record_trace(opt.trace);
+    p.record_steps(opt.steps);
+    try {
+      MPI_Barrier(comm);  // common start, not counted (as the simulator's start barrier)
+      rec.start = MPI_Wtime();
+      read_ok = body(p) ? 1 : 0;
+      rec.end = MPI_Wtime();
+    } catch (const std::exception& e) {
+      abort_job(comm, s.rank, e.what());
+    }
+    rec.marks = p.marks();
+    rec.ops = p.ops();
+    rec.counters = p.counters();
+    rec.trace = p.trace();
+    rec.steps = p.steps();
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &read_ok, 1, MPI_INT, MPI_MIN, comm);
+  PointRun out = conclude(comm, spec, s, relative(rec), spec.algorithm, tech.layout, opt);
+  out.result.file_verified = out.result.file_verified && read_ok != 0;
+  return out;
+}
+
 /// A point with run.sequence on real MPI, as sim::simulate runs it: the steps read before they are written
 /// laid out first by rank 0 (untimed), then every rank runs the sequence (algorithms/sequence.hpp).
 PointRun run_sequence_point(MPI_Comm comm, const RunSpec& spec, const PointOptions& opt,
@@ -289,30 +335,29 @@ PointRun run_sequence_point(MPI_Comm comm, const RunSpec& spec, const PointOptio
       if (!f) throw std::runtime_error("cannot write " + s.file.string());
     }
   }
-  RankRecord rec;
-  int read_ok = 1;
-  {
-    MpiProcess p(comm, opt.work_dir);
-    p.record_trace(opt.trace);
-    p.record_steps(opt.steps);
-    try {
-      MPI_Barrier(comm);  // common start, not counted (as the simulator's start barrier)
-      rec.start = MPI_Wtime();
-      read_ok = run_sequence(p, tech, in, ops) ? 1 : 0;
-      rec.end = MPI_Wtime();
-    } catch (const std::exception& e) {
-      abort_job(comm, s.rank, e.what());
-    }
-    rec.marks = p.marks();
-    rec.ops = p.ops();
-    rec.counters = p.counters();
-    rec.trace = p.trace();
-    rec.steps = p.steps();
-  }
-  MPI_Allreduce(MPI_IN_PLACE, &read_ok, 1, MPI_INT, MPI_MIN, comm);
-  PointRun out = conclude(comm, spec, s, relative(rec), spec.algorithm, tech.layout, opt);
-  out.result.file_verified = out.result.file_verified && read_ok != 0;
-  return out;
+  return run_driver(comm, spec, opt, tech, s, [&](Process& p) { return run_sequence(p, tech, in, ops); });
+}
+
+/// Rank 0 lays out the bytes a replay reads (untimed), as the simulator does.
+void lay_out_replay(const Setup& s) {
+  if (s.rank != 0) return;
+  const std::vector<std::byte> initial = replay_initial_file(*s.replay);
+  if (initial.empty()) return;
+  std::ofstream f(s.file, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(initial.data()), static_cast<std::streamsize>(initial.size()));
+  f.close();
+  if (!f) throw std::runtime_error("cannot write " + s.file.string());
+}
+
+/// A trace replayed call by call on real MPI, as sim::simulate runs it (algorithms/replay.hpp).
+PointRun run_replay_point(MPI_Comm comm, const RunSpec& spec, const PointOptions& opt,
+                          const TechniqueInfo& tech, const Setup& s) {
+  if (const std::string why = replay_refusal(tech, *s.replay); !why.empty()) throw std::invalid_argument(why);
+  const TechniqueInput in{nullptr,        spec.workload.element_size, kFileName, 1, spec.hints, spec.phases,
+                          spec.cpu_charge};
+  check_hints(in.hints);
+  lay_out_replay(s);
+  return run_driver(comm, spec, opt, tech, s, [&](Process& p) { return run_replay(p, tech, in, *s.replay); });
 }
 
 }  // namespace
@@ -320,6 +365,7 @@ PointRun run_sequence_point(MPI_Comm comm, const RunSpec& spec, const PointOptio
 PointRun run_technique(MPI_Comm comm, const RunSpec& spec, const PointOptions& opt) {
   const TechniqueInfo& tech = technique(spec.algorithm);
   const Setup s = setup(comm, spec, opt);
+  if (s.replay) return run_replay_point(comm, spec, opt, tech, s);
   if (const std::string why = tech.check(s.dist); !why.empty()) throw std::invalid_argument(why);
   const TechniqueInput in{
       &s.dist,        spec.workload.element_size, kFileName, spec.iterations, spec.hints, spec.phases,
@@ -447,11 +493,113 @@ bool reference_sequence(MPI_Comm comm, const RunSpec& spec, const Setup& s, cons
   return ok;
 }
 
+/// The application's calls replayed through the MPI library's own collective I/O: at each collective call
+/// MPI_File_set_view with the call's filetype at its position, then MPI_File_write_all / read_all; the
+/// independent calls one MPI_File_write_at / read_at per region through a byte view of the file opened by
+/// the rank alone (MPI_COMM_SELF: an independent call cannot change the collective handle's view); the
+/// computation spun on the core. Marks as run_replay does; returns false when a read returned other bytes.
+bool reference_replay(MPI_Comm comm, const Replay& r, const Setup& s, RankRecord& rec) {
+  const std::int64_t es = r.element_size;
+  const std::string path = s.file.string();
+  MPI_File fh = MPI_FILE_NULL, own = MPI_FILE_NULL;
+  bool ok = true;
+  MPI_Status st;
+  for (const ReplayAction& a : r.ranks.at(static_cast<std::size_t>(s.rank))) {
+    switch (a.kind) {
+      case ReplayKind::Open:
+        rec.ops.emplace_back("open", MPI_Wtime());
+        rec.marks.emplace_back("open", MPI_Wtime());
+        check(MPI_File_open(comm, path.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh),
+              "MPI_File_open");
+        check(MPI_File_open(MPI_COMM_SELF, path.c_str(), MPI_MODE_RDWR, MPI_INFO_NULL, &own),
+              "MPI_File_open");
+        break;
+      case ReplayKind::Close:
+        rec.ops.emplace_back("close", MPI_Wtime());
+        rec.marks.emplace_back("close", MPI_Wtime());
+        check(MPI_File_close(&own), "MPI_File_close");
+        check(MPI_File_close(&fh), "MPI_File_close");
+        break;
+      case ReplayKind::Sync:
+        rec.ops.emplace_back("sync", MPI_Wtime());
+        rec.marks.emplace_back("sync", MPI_Wtime());
+        check(MPI_File_sync(fh), "MPI_File_sync");
+        break;
+      case ReplayKind::Compute:
+        rec.marks.emplace_back("compute", MPI_Wtime());
+        spin_cpu(a.seconds);
+        break;
+      case ReplayKind::IndependentWrite:
+      case ReplayKind::IndependentRead: {
+        const bool write = a.kind == ReplayKind::IndependentWrite;
+        rec.marks.emplace_back(write ? "independent_write" : "independent_read", MPI_Wtime());
+        for (const Extent& e : a.runs) {
+          std::vector<std::byte> want(static_cast<std::size_t>(e.length));
+          for (Offset i = 0; i < e.length / es; ++i)
+            fill_entry(e.offset / es + i, std::span(want).subspan(static_cast<std::size_t>(i * es),
+                                                                  static_cast<std::size_t>(es)));
+          if (write) {
+            check(MPI_File_write_at(own, e.offset, want.data(), static_cast<int>(e.length), MPI_BYTE, &st),
+                  "MPI_File_write_at");
+            rec.counters.bytes_written += e.length;
+          } else {
+            std::vector<std::byte> got(want.size());
+            check(MPI_File_read_at(own, e.offset, got.data(), static_cast<int>(e.length), MPI_BYTE, &st),
+                  "MPI_File_read_at");
+            ok = ok && same_bytes(got, want);
+          }
+        }
+        break;
+      }
+      case ReplayKind::Collective: {
+        const ReplayStep& step = r.steps.at(static_cast<std::size_t>(a.step));
+        const Distribution& d = r.shapes.at(static_cast<std::size_t>(step.shape));
+        rec.ops.emplace_back(step.name, MPI_Wtime());
+        rec.marks.emplace_back(step.write ? "write" : "read", MPI_Wtime());
+        const std::vector<std::byte> want = make_local_data(d, s.rank, es, value_base(step.position, es));
+        View v = make_view(d.per_rank.at(static_cast<std::size_t>(s.rank)), es,
+                           static_cast<std::int64_t>(want.size()));
+        check(MPI_File_set_view(fh, step.position + v.disp, MPI_BYTE, v.filetype, "native", MPI_INFO_NULL),
+              "MPI_File_set_view");
+        if (step.write) {
+          check(MPI_File_write_all(fh, want.data(), v.mem_count, v.memtype, &st), "MPI_File_write_all");
+          rec.counters.bytes_written += static_cast<std::int64_t>(want.size());
+        } else {
+          std::vector<std::byte> got(want.size());
+          check(MPI_File_read_all(fh, got.data(), v.mem_count, v.memtype, &st), "MPI_File_read_all");
+          ok = ok && same_bytes(got, want);
+        }
+        if (v.derived) MPI_Type_free(&v.filetype);
+        if (v.memtype != MPI_BYTE) MPI_Type_free(&v.memtype);
+        break;
+      }
+    }
+  }
+  return ok;
+}
+
 }  // namespace
 
 PointRun run_reference(MPI_Comm comm, const RunSpec& spec, const PointOptions& opt,
                        const std::string& label) {
   const Setup s = setup(comm, spec, opt);
+  if (s.replay) {
+    lay_out_replay(s);
+    RankRecord rec;
+    int read_ok = 1;
+    try {
+      MPI_Barrier(comm);
+      rec.start = MPI_Wtime();
+      read_ok = reference_replay(comm, *s.replay, s, rec) ? 1 : 0;
+      rec.end = MPI_Wtime();
+    } catch (const std::exception& e) {
+      abort_job(comm, s.rank, e.what());
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &read_ok, 1, MPI_INT, MPI_MIN, comm);
+    PointRun out = conclude(comm, spec, s, relative(rec), label, FileLayout::Logical, opt);
+    out.result.file_verified = out.result.file_verified && read_ok != 0;
+    return out;
+  }
   const std::int64_t es = spec.workload.element_size;
   const Datatype& mine = s.dist.per_rank[static_cast<std::size_t>(s.rank)];
   View v = make_view(mine, es, static_cast<std::int64_t>(s.local.size()));

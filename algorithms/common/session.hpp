@@ -16,6 +16,8 @@
 
 namespace ciosim {
 
+struct Distribution;
+
 class Session {
  public:
   virtual ~Session() = default;
@@ -23,6 +25,10 @@ class Session {
   /// technique's layout gives them). Collective. The driver calls it once right after open (displacement
   /// 0) and again wherever the sequence sets a view.
   virtual void set_view(Offset displacement) = 0;
+  /// MPI_File_set_view with another filetype: from the next set_view on, the rank's entries are those of `d`
+  /// (kept by pointer: it must outlive its use). The driver calls set_view right after (a replayed
+  /// application whose calls change their regions, algorithms/replay.hpp). Local: nothing is sent.
+  virtual void set_distribution(const Distribution& d) = 0;
   /// MPI_File_write_at_all / read_at_all's explicit offset: the calls that follow access the current view
   /// moved `offset` bytes further (>= 0, relative to the view's displacement). No new view is set or sent.
   virtual void seek(Offset offset) = 0;

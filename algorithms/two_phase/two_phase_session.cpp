@@ -26,6 +26,7 @@ class TwoPhaseSession final : public DisplacementSession {
     ctx_ = CallContext{&in_.hints, select_aggregators(p_, in_.hints), false,
                        in_.cpu_charge == CpuCharge::library};
   }
+  void set_distribution(const Distribution& d) override { in_.dist = &d; }
   void write(std::span<const std::byte> local) override {
     check_input(p_, in_, local.size(), "two-phase");
     if (in_.hints.lap != LapCriterion::None) {

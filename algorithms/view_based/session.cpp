@@ -46,6 +46,9 @@ class ViewBasedSession final : public Session {
   }
 
   void set_view(Offset displacement) override;
+  /// The cached buffers hold file bytes, not view positions: they stay, and the next set_view ships the
+  /// new view and plans the blocks it touches.
+  void set_distribution(const Distribution& d) override { in_.dist = &d; }
   void seek(Offset offset) override;
   void write(std::span<const std::byte> local) override;
   void write_part(std::span<const std::byte> local, int part, int parts) override;
