@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -185,6 +186,66 @@ element_size = 8
                    &code)
             .find("has 4 ranks but run.ranks = 2") != std::string::npos);
   CHECK(code == 2);
+}
+
+TEST_CASE("replay: the captured twins of the tile and btio workloads make the workloads' calls",
+          "[capture][mpi][replay]") {
+  // tests/mpi/tile.cpp and tests/mpi/btio.cpp make the calls MPI-Tile-IO and NPB BT-IO make (a subarray
+  // view and one write_all; a struct of subarray cells, write_at_all of 4 time steps, close, reopen,
+  // read_at_all of each). Captured on 4 ranks and replayed call by call, each technique must make the same
+  // calls, kind by kind, as the `tile` workload and the `btio` workload's operation sequence, and both must
+  // leave the same (verified) file.
+  Folder f;
+  int code = -1;
+  const std::string ciosim =
+      std::string("ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 ") + CIOSIM_BINARY;
+  struct Twin {
+    std::string program, args, run, workload;  // run: keys of [run] beside the five techniques
+  };
+  const Twin twins[] = {
+      {CIOSIM_CAPTURE_TILE, "2 2 6 5 8", "",
+       "kind = \"tile\"\ntiles_x = 2\ntiles_y = 2\ntile_x = 6\ntile_y = 5\nheader_bytes = 64\n"},
+      {CIOSIM_CAPTURE_BTIO, "12 4", "sequence = \"open (write next)*4 close open (read next)*4 close\"\n",
+       "kind = \"btio\"\nclass = \"S\"\n"},
+  };
+  const auto calls_of = [&](const std::string& scenario, const std::string& dir) {
+    write_file(f.root / (dir + ".toml"), scenario);
+    const std::string out = run_output(
+        ciosim + " run -q " + (f.root / (dir + ".toml")).string() + " --out " + (f.root / dir).string(),
+        &code);
+    INFO(out);
+    REQUIRE(code == 0);
+    std::ifstream in(f.root / dir / "results.json");
+    const nlohmann::json j = nlohmann::json::parse(in);
+    std::vector<nlohmann::json> calls;
+    for (const auto& run : j.at("runs")) {
+      CHECK(run.at("file_verified").get<bool>());
+      calls.push_back(run.at("calls"));
+    }
+    return calls;
+  };
+  const std::string head = R"(name = "twin"
+[run]
+algorithm = ["two-phase", "list-io", "independent", "view-based", "gathered"]
+ranks = 4
+platform = "quickstart"
+)";
+  int n = 0;
+  for (const Twin& t : twins) {
+    const std::string cap = "cap" + std::to_string(++n);
+    const std::string out =
+        run_output(ciosim + " capture --out " + (f.root / cap).string() + " -- " + launch(4) + t.program +
+                       " " + (f.root / (cap + ".dat")).string() + " " + t.args,
+                   &code);
+    INFO(out);
+    REQUIRE(code == 0);
+    const auto replayed = calls_of(
+        head + "[workload]\nkind = \"trace\"\nfile = \"" + cap + "\"\nelement_size = 8\n", cap + "-replay");
+    const auto direct =
+        calls_of(head + t.run + "[workload]\nelement_size = 8\n" + t.workload, cap + "-direct");
+    REQUIRE(replayed.size() == 5);
+    CHECK(replayed == direct);
+  }
 }
 
 TEST_CASE("ciosim capture runs a launch command with the library preloaded and keeps nothing on failure",
