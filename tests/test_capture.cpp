@@ -188,25 +188,31 @@ element_size = 8
   CHECK(code == 2);
 }
 
-TEST_CASE("replay: the captured twins of the tile and btio workloads make the workloads' calls",
+TEST_CASE("replay: the captured twins of the tile, btio and mesh workloads make the workloads' calls",
           "[capture][mpi][replay]") {
-  // tests/mpi/tile.cpp and tests/mpi/btio.cpp make the calls MPI-Tile-IO and NPB BT-IO make (a subarray
-  // view and one write_all; a struct of subarray cells, write_at_all of 4 time steps, close, reopen,
-  // read_at_all of each). Captured on 4 ranks and replayed call by call, each technique must make the same
-  // calls, kind by kind, as the `tile` workload and the `btio` workload's operation sequence, and both must
-  // leave the same (verified) file.
+  // tests/mpi/tile.cpp, btio.cpp and mesh.cpp make the calls MPI-Tile-IO, NPB BT-IO and the BIPS3D kernel
+  // make (a subarray view and one write_all; a struct of subarray cells, write_at_all of 4 time steps,
+  // close, reopen, read_at_all of each; an unstructured MPI_Type_indexed view of a partitioned mesh).
+  // Captured on 4 ranks and replayed call by call, each technique must make the same calls, kind by kind,
+  // as the `tile` workload, the `btio` workload's operation sequence and the `mesh` workload, and leave the
+  // same (verified) file.
   Folder f;
   int code = -1;
   const std::string ciosim =
       std::string("ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 ") + CIOSIM_BINARY;
   struct Twin {
     std::string program, args, run, workload;  // run: keys of [run] beside the five techniques
+    std::string element_size = "8";            // the program's element: doubles, or the mesh's floats
   };
   const Twin twins[] = {
       {CIOSIM_CAPTURE_TILE, "2 2 6 5 8", "",
        "kind = \"tile\"\ntiles_x = 2\ntiles_y = 2\ntile_x = 6\ntile_y = 5\nheader_bytes = 64\n"},
       {CIOSIM_CAPTURE_BTIO, "12 4", "sequence = \"open (write next)*4 close open (read next)*4 close\"\n",
        "kind = \"btio\"\nclass = \"S\"\n"},
+      {CIOSIM_CAPTURE_MESH, std::string(CIOSIM_SOURCE_DIR) + "/scenarios/data/mesh-small-4.part 8", "",
+       "kind = \"mesh\"\nnx = 60\nload = 8\npartition = \"" + std::string(CIOSIM_SOURCE_DIR) +
+           "/scenarios/data/mesh-small-4.part\"\n",
+       "4"},
   };
   const auto calls_of = [&](const std::string& scenario, const std::string& dir) {
     write_file(f.root / (dir + ".toml"), scenario);
@@ -232,6 +238,7 @@ platform = "quickstart"
 )";
   int n = 0;
   for (const Twin& t : twins) {
+    INFO(t.program);
     const std::string cap = "cap" + std::to_string(++n);
     const std::string out =
         run_output(ciosim + " capture --out " + (f.root / cap).string() + " -- " + launch(4) + t.program +
@@ -239,10 +246,11 @@ platform = "quickstart"
                    &code);
     INFO(out);
     REQUIRE(code == 0);
-    const auto replayed = calls_of(
-        head + "[workload]\nkind = \"trace\"\nfile = \"" + cap + "\"\nelement_size = 8\n", cap + "-replay");
-    const auto direct =
-        calls_of(head + t.run + "[workload]\nelement_size = 8\n" + t.workload, cap + "-direct");
+    const auto replayed = calls_of(head + "[workload]\nkind = \"trace\"\nfile = \"" + cap +
+                                       "\"\nelement_size = " + t.element_size + "\n",
+                                   cap + "-replay");
+    const auto direct = calls_of(
+        head + t.run + "[workload]\nelement_size = " + t.element_size + "\n" + t.workload, cap + "-direct");
     REQUIRE(replayed.size() == 5);
     CHECK(replayed == direct);
   }
