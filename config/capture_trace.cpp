@@ -1,5 +1,6 @@
 #include "config/capture_trace.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -180,6 +181,11 @@ std::vector<ByteRun> parse_regions(const std::string& text) {
         if (stride < len) throw std::invalid_argument("a stride shorter than the length");
       }
       if (len < 1) throw std::invalid_argument("a length of 0");
+      if (len > INT64_MAX - off || (n - 1) > (INT64_MAX - off - len) / std::max<std::int64_t>(stride, 1))
+        throw std::invalid_argument("it ends past the largest 64-bit offset");
+      if (n > kMaxRegions - static_cast<std::int64_t>(out.size()))
+        throw std::invalid_argument("more than " + std::to_string(kMaxRegions) +
+                                    " regions in one call (each is held while the capture is replayed)");
       for (std::int64_t k = 0; k < n; ++k) out.push_back({off + k * stride, len});
     } catch (const std::invalid_argument& e) {
       throw bad(e.what());

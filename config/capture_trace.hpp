@@ -47,7 +47,12 @@ struct ByteRun {
 /// `runs` as REGIONS text: runs that continue the last one are joined, equal lengths at a constant stride
 /// become one `OFF+LENxCOUNT/STRIDE` token.
 std::string format_regions(const std::vector<ByteRun>& runs);
-/// The runs of REGIONS text, expanded; throws std::invalid_argument naming the bad token.
+/// At most this many regions in one call or view (2^24: 256 MiB of runs), so that a malformed or hostile
+/// capture cannot make its reader run out of memory.
+constexpr std::int64_t kMaxRegions = std::int64_t{1} << 24;
+
+/// The runs of REGIONS text, expanded; throws std::invalid_argument naming the bad token (one that ends past
+/// the largest 64-bit offset, or more than kMaxRegions regions in all).
 std::vector<ByteRun> parse_regions(const std::string& text);
 
 /// One call of a captured rank.

@@ -297,6 +297,11 @@ TEST_CASE("capture: a malformed trace is refused with its file and line", "[capt
   CHECK(error("write_all 0.1 0.2 fh=1 bytes=9 regions=0+8").find("rank-0.txt:2: its regions hold 8 bytes") !=
         std::string::npos);
   CHECK(error("frobnicate 0 1 fh=1").find("unknown call frobnicate") != std::string::npos);
+  // Huge: a count that would hold more regions than a replay can, or end past a 64-bit offset.
+  CHECK(error("write_all 0.1 0.2 fh=1 bytes=8 regions=0+1x100000000000/8")
+            .find("more than 16777216 regions in one call") != std::string::npos);
+  CHECK(error("write_all 0.1 0.2 fh=1 bytes=8 regions=9223372036854775800+8x2/8")
+            .find("ends past the largest 64-bit offset") != std::string::npos);
   CHECK(error("close 2 1 fh=1").find("ends") != std::string::npos);
   CHECK(error("close 0 1").find("needs fh=N") != std::string::npos);
   CHECK(error("close 0 1 fh=1 colour=red").find("unknown key colour") != std::string::npos);
