@@ -14,6 +14,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -317,7 +318,9 @@ void write_capture() {
     int ll = 0;
     PMPI_Get_library_version(lib, &ll);
     std::string l(lib, static_cast<std::size_t>(ll));
-    h["mpi_library"] = l.substr(0, l.find_first_of("\n,"));
+    l = l.substr(0, l.find_first_of("\n,"));  // the first line: "Open MPI v4.1.4", "MPICH Version:\t4.0.2"
+    std::replace(l.begin(), l.end(), '\t', ' ');
+    h["mpi_library"] = l;
     h["program"] = program();
     std::ofstream out(dir / "trace.json", std::ios::binary);
     out << h.dump(2) << "\n";
