@@ -3,7 +3,9 @@
 // interleaved view a step apart with 0.1 s of computation between them, a sync, a collective read of the
 // first step — turned into steps, shapes and computation, refused where it cannot be replayed, and run by
 // `ciosim run` under every technique that can serve it, each writing the application's file.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -192,4 +194,51 @@ file = "cap"
   CHECK(l.err.find("applies to two-phase writes only, and collective call 3 (read_all) reads") !=
         std::string::npos);
   CHECK(!fs::exists(ws.root / "no"));
+}
+
+TEST_CASE("replay: ciosim advise ranks a captured application's configurations by their whole replay",
+          "[replay][cli][advise]") {
+  Workspace ws;
+  write_capture(ws, kRank0, kRank1);
+  ws.write("r.toml", R"(name = "replay"
+[run]
+algorithm = "two-phase"
+ranks = 2
+platform = "tiny"
+[workload]
+kind = "trace"
+file = "cap"
+)");
+  const Output a = ws.run("advise r.toml -q --out adv");
+  INFO(a.out + a.err);
+  REQUIRE(a.code == 0);
+  // Those that cannot serve one of its calls are named with the call.
+  CHECK(a.out.find("run.algorithm=iec: technique iec has no read path, and collective call 3 (read_all") !=
+        std::string::npos);
+  CHECK(a.out.find("run.algorithm=two-phase, hints.lap=acn: hints.lap = \"acn\" applies to two-phase writes "
+                   "only") != std::string::npos);
+  // The first configuration is the fastest of every replay advise ran, and no slower than the techniques'
+  // own replays with `ciosim run` (each of them one of advise's configurations).
+  const auto fastest = [&](const fs::path& results) {
+    double best = 1e300;
+    const nlohmann::json j = nlohmann::json::parse(slurp(results));
+    REQUIRE(!j.at("runs").empty());
+    for (const auto& run : j.at("runs")) {
+      CHECK(run.at("file_verified").get<bool>());
+      best = std::min(best, run.at("sim_time_s").get<double>());
+    }
+    return best;
+  };
+  const double advised = fastest(ws.root / "adv/results.json");
+  const Output r = ws.run(
+      "run r.toml -q --set run.algorithm=[two-phase,list-io,independent,view-based,gathered] "
+      "--out runs");
+  REQUIRE(r.code == 0);
+  CHECK(advised <= fastest(ws.root / "runs/results.json"));
+  char t[32];
+  std::snprintf(t, sizeof t, "%.6f", advised);
+  const auto first = a.out.find("\n  1  ");
+  REQUIRE(first != std::string::npos);
+  const std::string line = a.out.substr(first + 1, a.out.find('\n', first + 1) - first - 1);
+  CHECK(line.find(t) != std::string::npos);
 }
