@@ -101,6 +101,7 @@ std::string fixed(double v) {
 std::string results_json(const std::string& scenario, const std::vector<RunResult>& runs, Clock clock) {
   const std::vector<Param> params = parameters();
   ojson j;
+  j["schema_version"] = kResultsSchemaVersion;
   j["ciosim_version"] = kVersion;
   j["scenario"] = scenario;
   j["runs"] = ojson::array();
@@ -140,6 +141,11 @@ std::string results_json(const std::string& scenario, const std::vector<RunResul
 std::vector<RunResult> parse_results_json(const std::string& text, const std::string& origin) {
   try {
     const auto j = ojson::parse(text);  // ordered: params keep their order
+    // Written before the key existed: version 1. A later version removed, renamed or redefined a key.
+    if (const int v = j.value("schema_version", 1); v != kResultsSchemaVersion)
+      throw std::runtime_error(origin + ": results.json of schema version " + std::to_string(v) +
+                               "; this ciosim reads version " + std::to_string(kResultsSchemaVersion) +
+                               " (docs/results.md, \"Compatibility\")");
     std::vector<RunResult> out;
     for (const auto& run : j.at("runs")) {
       RunResult r;

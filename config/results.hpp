@@ -18,11 +18,16 @@ namespace ciosim::config {
 /// (ciosim-mpi: "measured_time_s"), so a measured time never sits under a simulated time's name.
 enum class Clock { Simulated, Measured };
 
-/// results.json (schema v1): {"ciosim_version", "scenario", "runs": [{"algorithm", "params", "ranks",
-/// "network_mpi", "network_io", "sim_time_s" (or "measured_time_s"), "phases": [phase_json.hpp's object,
-/// in time order], "calls", "bytes": {"network", "file"}, "file_verified", "bottleneck" (simulated runs)}]}.
-/// Integer parameters (params.hpp) appear as JSON numbers, the others as strings. Two-space indented,
-/// ends with a newline.
+/// results.json's schema version (docs/results.schema.json; docs/results.md, "Compatibility"): it changes
+/// only when a key is removed, renamed or changes meaning. Keys added within a version are ignored by
+/// readers that do not know them.
+constexpr int kResultsSchemaVersion = 1;
+
+/// results.json (schema v1): {"schema_version", "ciosim_version", "scenario", "runs": [{"algorithm",
+/// "params", "ranks", "network_mpi", "network_io", "sim_time_s" (or "measured_time_s"), "phases":
+/// [phase_json.hpp's object, in time order], "calls", "bytes": {"network", "file"}, "file_verified",
+/// "bottleneck" (simulated runs)}]}. Integer parameters (params.hpp) appear as JSON numbers, the others as
+/// strings. Two-space indented, ends with a newline.
 std::string results_json(const std::string& scenario, const std::vector<RunResult>& runs,
                          Clock clock = Clock::Simulated);
 

@@ -36,11 +36,13 @@ class BadInput(Exception):
 
 # ---- the results schema: everything this script knows about results.json, in one place -------------
 #
-# results.json (schema v1, docs/results.md) is {"ciosim_version", "scenario", "runs": [run, ...]} with
+# results.json (schema v1, docs/results.md, docs/results.schema.json) is {"schema_version": 1,
+# "ciosim_version", "scenario", "runs": [run, ...]} (no schema_version: written before it, version 1) with
 # run = {"algorithm", "params": {key: value}, "ranks", "network_mpi", "network_io", "sim_time_s",
 # "phases": [{"name", "time_s"}], ...}. Fields may be added (per-rank times, units in names): read what
 # exists, ignore the rest, accept the aliases below.
 
+SCHEMA_VERSION = 1  # the results.json layout this script reads
 TOTAL_TIME_KEYS = ("sim_time_s", "time_s", "total_time_s")  # first one present is the run's total time
 PHASE_TIME_KEYS = ("time_s", "max_time_s", "time_max_s")    # a phase's time (maximum over ranks)
 RUN_SCALARS = ("algorithm", "ranks", "network_mpi", "network_io")  # keys outside "params" one may plot by
@@ -87,6 +89,9 @@ def load_results(path):
     if not os.path.isfile(path):
         raise BadInput(f"{folder} is not a results folder (no results.json; `ciosim run` writes one)")
     doc = read_json(path, "results.json", "runs")
+    if doc.get("schema_version", SCHEMA_VERSION) != SCHEMA_VERSION:
+        raise BadInput(f"{path} is results.json of schema version {doc.get('schema_version')}; this script "
+                       f"reads version {SCHEMA_VERSION} (docs/results.md, \"Compatibility\")")
     if not doc["runs"]:
         raise BadInput(f"{path} holds no runs")
     return str(doc.get("scenario", "")), doc["runs"], folder, completeness(doc)
