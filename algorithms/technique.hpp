@@ -150,7 +150,7 @@ std::string why_not_elided(const TechniqueInfo& t, bool sequence);
 /// (`few_pieces`: a technique with whole_streams on a distribution of at most a piece a rank). Elided:
 ///  - from 1 GiB of data when the regions average at least 4 KiB. The techniques' copies visit every region
 ///    in either mode, and an elided region is a step in a piece map where bytes make a short memmove: at
-///    Bx = 1 two-phase runs 1.3x slower elided on 500 MiB (docs/benchmarks.md, 2026-11-27);
+///    Bx = 1 two-phase runs 1.3x slower elided on 500 MiB (docs/history/benchmarks-log.md, 2026-11-27);
 ///  - from 1 GiB of data with few_pieces, whatever the regions: IEC on 16 ranks, 1 GiB, elided against
 ///    bytes (2026-11-27, third session): 16.5 s and 271 MiB against 21.5 s and 7.0 GiB at Bx = 1, 0.33 s
 ///    and 35 MiB against 18.3 s and 7.0 GiB at Bx = 64;

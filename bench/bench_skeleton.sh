@@ -108,7 +108,7 @@ if [ "$algorithm" = list-io ]; then
     fi
     rc=0
     # The batch of compare-100mb.toml (hints.listio_batch = 1024, ROMIO's PVFS 1 driver; tables in
-    # docs/benchmarks.md before 2026-11-28 ran with 64).
+    # docs/history/benchmarks-log.md before 2026-11-28 ran with 64).
     bounded "skeleton-bx$bx" "$build/ciosim_skeleton" "$platform" 16 "$nx" "$es" --list-io "$bx" --batch 1024 || rc=$?
     if [ "$rc" != 0 ]; then
       printf "| %s | | | failed (%s) | | | |\n" "$bx" "$(why "$rc" "$out/skeleton-bx$bx.err")"

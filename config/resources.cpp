@@ -36,8 +36,9 @@ constexpr double kPerTuple = 48;  ///< bytes per expanded offset-length tuple: t
 constexpr double kTwoPhasePerPiece = 23;
 /// Resident bytes per rank and butterfly phase of IEC's exchanges (its messages' SimGrid state, mailboxes
 /// and the plan's datatypes), what an elided run keeps beyond the terms above: measured with iec-parametric
-/// elided at Nx = Np^2 (docs/benchmarks.md, 2026-11-27 third session), (peak - base - per rank - per node) /
-/// (Np Nph) = 2.06 KiB on 4096 ranks (171 MiB) and 2.00 KiB on 16,384 (641 MiB); the larger, rounded up.
+/// elided at Nx = Np^2 (docs/history/benchmarks-log.md, 2026-11-27 third session), (peak - base - per rank -
+/// per node) / (Np Nph) = 2.06 KiB on 4096 ranks (171 MiB) and 2.00 KiB on 16,384 (641 MiB); the larger,
+/// rounded up.
 constexpr double kPerRankPhase = 2.1 * 1024;
 /// Resident bytes per byte of the file: 64 -> 256 MiB files on 4 ranks (Bx = 64): block +465 MiB (2.4x),
 /// two-phase +468 MiB (2.4x), IEC +1299 MiB (6.8x: the inspector's buffers and the executor's exchanges).
@@ -102,8 +103,8 @@ double heap_stack_bytes(const std::string& cfg) {
 /// one request actor for each request that waits there at once. A rank has at most one request per server
 /// in flight (each call returns when all its parts have), and a rank writing its share of the file in one
 /// call touches min(servers, strips of its share) of them: an upper bound when every rank writes at once
-/// (IEC's executor at scale). Measured with 16 KiB stacks (docs/benchmarks.md, 2026-11-27 fourth and
-/// fifth sessions): iec-parametric on 16,384 ranks 864 MiB (about 27,000 actors at the peak, 55,035 maps
+/// (IEC's executor at scale). Measured with 16 KiB stacks (docs/history/benchmarks-log.md, 2026-11-27 fourth
+/// and fifth sessions): iec-parametric on 16,384 ranks 864 MiB (about 27,000 actors at the peak, 55,035 maps
 /// with guard pages; this bound: 32,768), on 65,536 ranks 6.6 GiB (bound: 327,680 actors, 5 GiB).
 double heap_stack_actors(const RunSpec& spec, double file) {
   const double ranks = std::max(spec.ranks, 1);
@@ -121,10 +122,10 @@ double heap_stack_actors(const RunSpec& spec, double file) {
 /// (StridedDatatype, O(log Np) per rank). What is left is the list of the last phases (about Np/2 runs per
 /// rank when Nx = Np^2, freed before the executor's buffers fill): measured (peak - the other terms) / 48 B
 /// = 0.17, 0.07, 0.06 and 0.04 Np^2 tuples at Np = 1024, 4096, 8192 and 16,384 with Nx = Np^2
-/// (docs/benchmarks.md, 2026-11-27), counted as Np/4 per rank. Otherwise the list is unrolled: one per
-/// block again. iec-parametric keeps no list: its plans are strided segments, and while a rank computes its
-/// packing datatype it holds the chunk's Nx/Np positions (8 B each, one rank at a time), counted here as
-/// tuples of kPerTuple bytes.
+/// (docs/history/benchmarks-log.md, 2026-11-27), counted as Np/4 per rank. Otherwise the list is unrolled:
+/// one per block again. iec-parametric keeps no list: its plans are strided segments, and while a rank
+/// computes its packing datatype it holds the chunk's Nx/Np positions (8 B each, one rank at a time), counted
+/// here as tuples of kPerTuple bytes.
 double listed_tuples(const RunSpec& spec, double tuples) {
   const WorkloadSpec& w = spec.workload;
   if (spec.algorithm == "iec-parametric")

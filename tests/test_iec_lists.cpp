@@ -262,8 +262,8 @@ TEST_CASE("nested descriptors: a segment's tuples resolved together give the fla
 TEST_CASE("nested descriptors: at Nx = Np^2 a rank's plan is O(log Np) segments, not O(Np) tuples",
           "[iec][lists]") {
   // Bx = 1 and Nx = Np^2: every rank ends with one entry from each rank, so its packing datatype has about
-  // Np/2 tuples and its send datatypes about Np in all (docs/benchmarks.md). They follow one progression per
-  // memory region, so held as strided segments they stay O(Nph) per datatype.
+  // Np/2 tuples and its send datatypes about Np in all (docs/history/benchmarks-log.md). They follow one
+  // progression per memory region, so held as strided segments they stay O(Nph) per datatype.
   for (int np : {64, 256}) {
     const int nph = iec::num_phases(np);
     const std::vector<iec::RankPlan> plans = iec::inspect_all(block_cyclic(std::int64_t{np} * np, np, 1));

@@ -39,7 +39,8 @@ RunSpec fine_on_16(const std::string& algorithm, std::int64_t nx, PayloadChoice 
   return r;
 }
 
-/// A point measured on the 2-core VM (docs/benchmarks.md, 2026-11-27): Bx = 1 on `np` ranks and nodes.
+/// A point measured on the 2-core VM (docs/history/benchmarks-log.md, 2026-11-27): Bx = 1 on `np` ranks and
+/// nodes.
 struct Measured {
   int np;
   std::int64_t nx;
@@ -79,7 +80,7 @@ TEST_CASE("estimate_memory: grows with the file, more for the butterfly techniqu
 
 TEST_CASE("estimate_memory: IEC's periodic lists keep about Np/4 tuples per rank, not one per block") {
   // compare-500mb's Bx = 1 point: 131,072,000 entries on 16 ranks, measured at 3.40 GiB resident
-  // (docs/benchmarks.md, 2026-11-26); one tuple per entry at 48 B would add 5.9 GiB.
+  // (docs/history/benchmarks-log.md, 2026-11-26); one tuple per entry at 48 B would add 5.9 GiB.
   RunSpec iec = fine_on_16("iec", 131072000, PayloadChoice::Bytes);
   const WorkloadSize size = workload_size(iec.workload, iec.ranks);
   const auto e = estimate_memory(iec, size);
@@ -154,8 +155,9 @@ TEST_CASE("parse_size: bytes with binary and decimal units, errors name the valu
 }
 
 TEST_CASE("estimate_memory: an elided rank's block-cyclic data is one strided piece, not one per block") {
-  // compare-100mb's Bx = 1 point elided: measured 35 MiB resident for Block I/O and IEC (docs/benchmarks.md,
-  // 2026-11-26 third session); a piece per block would be 26 M pieces, gigabytes.
+  // compare-100mb's Bx = 1 point elided: measured 35 MiB resident for Block I/O and IEC
+  // (docs/history/benchmarks-log.md, 2026-11-26 third session); a piece per block would be 26 M pieces,
+  // gigabytes.
   const RunSpec block = fine_on_16("block", 26214400, PayloadChoice::Elided);
   const WorkloadSize closed = workload_size(block.workload, block.ranks);
   CHECK(closed.pieces == 16);
@@ -221,8 +223,8 @@ TEST_CASE("estimate_memory: two-phase holds a piece in 23 B when every rank stor
   w.element_size = 8;
   for (int ranks : {1, 4, 16}) ordered(w, ranks);
 
-  // The compare study's Bx = 1 points, measured (docs/benchmarks.md, 2026-11-27): the estimate is above
-  // each and within 40 %.
+  // The compare study's Bx = 1 points, measured (docs/history/benchmarks-log.md, 2026-11-27): the estimate is
+  // above each and within 40 %.
   const Measured measured[] = {{16, 26214400, PayloadChoice::Elided, 495},
                                {16, 26214400, PayloadChoice::Bytes, 838},
                                {16, 131072000, PayloadChoice::Elided, 2176},
@@ -256,8 +258,8 @@ TEST_CASE("estimate_memory: two-phase holds a piece in 23 B when every rank stor
 }
 
 TEST_CASE("estimate_memory: IEC's executor buffers grow with its phases") {
-  // Measured with Bx = 1 on uc3m-2007 (docs/benchmarks.md, 2026-11-27): a 256 MiB file on 16, 256 and 1024
-  // ranks, and Nx = Np^2 on 1024 to 16,384 ranks. The estimate is above each and within 20 %.
+  // Measured with Bx = 1 on uc3m-2007 (docs/history/benchmarks-log.md, 2026-11-27): a 256 MiB file on 16, 256
+  // and 1024 ranks, and Nx = Np^2 on 1024 to 16,384 ranks. The estimate is above each and within 20 %.
   constexpr PayloadChoice bytes = PayloadChoice::Bytes;
   const Measured measured[] = {{16, 1 << 26, bytes, 1804},      {256, 1 << 26, bytes, 2341},
                                {1024, 1 << 26, bytes, 2633},    {1024, 1 << 20, bytes, 92},
@@ -267,10 +269,10 @@ TEST_CASE("estimate_memory: IEC's executor buffers grow with its phases") {
 }
 
 TEST_CASE("estimate_memory: multiple-phase keeps the whole array on every rank") {
-  // Measured with Bx = 1 on uc3m-2007 (docs/benchmarks.md, 2026-11-27). The bytes grow as Np files; the
-  // estimate said 118 MiB for the 1024-rank point that needs 4206 MiB. It is now within 10 % below (the
-  // 1024-rank points: -0.1 % with bytes, -6.5 % elided) and at most 3x above (the lists' 48 B a tuple on 4
-  // ranks).
+  // Measured with Bx = 1 on uc3m-2007 (docs/history/benchmarks-log.md, 2026-11-27). The bytes grow as Np
+  // files; the estimate said 118 MiB for the 1024-rank point that needs 4206 MiB. It is now within 10 % below
+  // (the 1024-rank points: -0.1 % with bytes, -6.5 % elided) and at most 3x above (the lists' 48 B a tuple on
+  // 4 ranks).
   const Measured measured[] = {
       {4, 1 << 24, PayloadChoice::Bytes, 491},     {16, 1 << 24, PayloadChoice::Bytes, 1286},
       {16, 1 << 24, PayloadChoice::Elided, 1307},  {64, 1 << 20, PayloadChoice::Bytes, 279},
@@ -281,8 +283,9 @@ TEST_CASE("estimate_memory: multiple-phase keeps the whole array on every rank")
 }
 
 TEST_CASE("run.payload = auto: IEC elided from 1 GiB when every rank's data is one piece, at any Bx") {
-  // IEC on 16 ranks, 1 GiB at Bx = 1 (docs/benchmarks.md, 2026-11-27 third session): elided 16.5 s and
-  // 271 MiB against 21.5 s and 7.0 GiB with bytes; its buffers hold a region's streams as one grouped piece.
+  // IEC on 16 ranks, 1 GiB at Bx = 1 (docs/history/benchmarks-log.md, 2026-11-27 third session): elided
+  // 16.5 s and 271 MiB against 21.5 s and 7.0 GiB with bytes; its buffers hold a region's streams as one
+  // grouped piece.
   for (const std::string a : {"iec", "iec-parametric"}) {
     INFO(a);
     const RunSpec gib = fine_on_16(a, std::int64_t{1} << 28, PayloadChoice::Auto);
@@ -300,7 +303,8 @@ TEST_CASE("run.payload = auto: IEC elided from 1 GiB when every rank's data is o
 }
 
 TEST_CASE("estimate_memory: iec-parametric's exchanges, elided and with bytes") {
-  // Measured at Nx = Np^2 with the skeleton's settings (docs/benchmarks.md, 2026-11-27 third session).
+  // Measured at Nx = Np^2 with the skeleton's settings (docs/history/benchmarks-log.md, 2026-11-27 third
+  // session).
   constexpr PayloadChoice elided = PayloadChoice::Elided, bytes = PayloadChoice::Bytes;
   const Measured measured[] = {{4096, 1 << 24, elided, 171},
                                {8192, 1 << 26, elided, 328},
@@ -312,9 +316,9 @@ TEST_CASE("estimate_memory: iec-parametric's exchanges, elided and with bytes") 
 
 TEST_CASE("estimate_memory: without guard pages every actor's stack is resident") {
   // Measured with CIOSIM_SIMGRID_CFG='contexts/guard-size:0;contexts/stack-size:16', iec-parametric at
-  // Nx = Np^2, elided (docs/benchmarks.md, 2026-11-27 fourth and fifth sessions). The estimate counts the
-  // ranks and, per rank, one request actor for each strip of its chunk (1 at 16,384 ranks, 2 at 32,768, 4
-  // at 65,536): an upper bound, which the measured peaks stay below.
+  // Nx = Np^2, elided (docs/history/benchmarks-log.md, 2026-11-27 fourth and fifth sessions). The estimate
+  // counts the ranks and, per rank, one request actor for each strip of its chunk (1 at 16,384 ranks, 2 at
+  // 32,768, 4 at 65,536): an upper bound, which the measured peaks stay below.
   const char* was = std::getenv("CIOSIM_SIMGRID_CFG");
   const std::string saved = was ? was : "";
   ::setenv("CIOSIM_SIMGRID_CFG", "contexts/guard-size:0;contexts/stack-size:16", 1);

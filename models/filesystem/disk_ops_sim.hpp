@@ -6,7 +6,7 @@
 // it stays until the actor ends. So an actor that alternates disk operations and communication waits —
 // a PVFS server streaming one long request chunk by chunk, a rank writing to its node's own disk —
 // pays for every earlier disk operation at every wait: quadratic in the chunks (measured: one 256 MiB
-// request per rank on 8 I/O servers spent 50 % of the run in that walk; docs/benchmarks.md).
+// request per rank on 8 I/O servers spent 50 % of the run in that walk; docs/history/benchmarks-log.md).
 //
 // DiskOps issues a short-lived caller's first few operations itself (a short list costs nothing) and the
 // rest from helper actors on the same host, each retired after a fixed number of operations so that the disk
