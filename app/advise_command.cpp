@@ -144,6 +144,7 @@ int advise_command(const AdviseOptions& opt) {
   if (opt.ranks != 0) load.sets.push_back("run.ranks=" + std::to_string(opt.ranks));  // checked as the key
   load.data_dirs = data_dirs();
   load.memory = config::memory_limit("", opt.jobs);
+  load.max_work = config::kDefaultMaxWork;
   // The point: the scenario as given, whatever technique(s) it names (advise tries them all).
   config::LoadOptions as_given = load;
   as_given.keep_going = true;

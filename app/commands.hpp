@@ -10,6 +10,7 @@
 
 #include "app/mpi_launch.hpp"
 #include "config/params.hpp"
+#include "config/work_estimate.hpp"
 
 namespace CLI {
 class App;
@@ -55,6 +56,7 @@ struct RunOptions {
   bool keep_going = false;                ///< skip infeasible points (listed at the end) instead of refusing
   bool no_reuse = false;                  ///< simulate every point, even one whose MPI twin made no MPI call
   std::string shard;                      ///< "i/n": run points i, i+n, ... only; "" = all
+  double max_work = config::kDefaultMaxWork;  ///< --max-work: the most events a point may be estimated at
   std::string max_memory;                 ///< --max-memory: "" = the machine's physical memory
 };
 /// `ciosim run`: validate everything, simulate each point in a child process, print the table, write

@@ -3,6 +3,8 @@
 // the problem and the valid choices); 1 a simulation or I/O failure.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <stdexcept>
 
@@ -80,6 +82,19 @@ int main(int argc, char** argv) {
   run->add_flag("--no-reuse", run_opt.no_reuse,
                 "Simulate every point; by default a point that differs from an earlier one only in "
                 "network.mpi takes that one's results when it made no MPI call (the same simulation)");
+  run->add_option("--max-work", run_opt.max_work,
+                  "Refuse before simulating any point whose estimated work (the messages, file requests and CPU "
+                  "charges it will simulate; --dry-run prints each point's) exceeds EVENTS; 0: no bound "
+                  "(default 1e9, hours on a 2-core machine)")
+      ->type_name("EVENTS")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            char* end = nullptr;
+            const double x = std::strtod(v.c_str(), &end);
+            if (end != v.c_str() && *end == '\0' && std::isfinite(x) && x >= 0) return "";
+            return "must be a number of events >= 0 (e.g. 1e9; 0: no bound), got \"" + v + "\"";
+          },
+          ""));
   app::nonempty(
       run->add_option("--max-memory", run_opt.max_memory,
                       "Refuse before simulating any point whose estimated memory, times -j, exceeds "

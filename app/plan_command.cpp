@@ -115,6 +115,7 @@ int plan_scenario(const PlanOptions& opt) {
   lo.sets = opt.sets;
   lo.data_dirs = data_dirs();
   lo.memory = config::memory_limit("", 1);
+  lo.max_work = config::kDefaultMaxWork;
   const config::Scenario sc = config::load_scenario(opt.scenario, lo);
   const auto n = static_cast<std::int64_t>(sc.runs.size());
   std::int64_t k = opt.point;

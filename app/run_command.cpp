@@ -89,9 +89,12 @@ void print_points(const config::Scenario& s, const Shard& shard) {
     // a cluster job's memory request must cover, with -j points at once sharing it.
     const config::WorkloadSize size = config::workload_size(r.workload, r.ranks);
     const std::int64_t memory = config::estimate_memory(r, size).bytes;
+    // The events it will simulate: its cost relative to the sweep's other points (config/work_estimate.hpp).
+    const config::WorkEstimate work = config::estimate_work(r, size);
     std::cout << "  " << i + 1 << ": " << r.algorithm << " ranks=" << r.ranks << " nx=" << r.workload.nx
               << " mpi=" << r.network_mpi << " io=" << r.network_io
               << (label.empty() ? "" : "  [" + label + "]") << "  memory >= " << config::format_bytes(memory)
+              << "  work ~ " << (work.events > 0 ? config::format_events(work.events) + " events" : "?")
               << "\n";
   }
   for (const auto& k : s.skipped) std::cout << "  skipped " << k.point << ": " << k.reason << "\n";
@@ -115,6 +118,7 @@ int run_command(const RunOptions& opt) {
   load.keep_going = opt.keep_going;
   // Each point's memory estimate is checked in the validation pass, the -j points at once sharing it.
   load.memory = config::memory_limit(opt.max_memory, opt.jobs);
+  load.max_work = opt.max_work;
   config::Scenario s = config::load_scenario(opt.scenario, load);
 
   if (opt.dry_run) {

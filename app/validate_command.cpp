@@ -199,6 +199,7 @@ int validate_command(const ValidateOptions& opt) {
   if (opt.ranks_given) load.sets.push_back("run.ranks=" + std::to_string(opt.ranks));
   load.data_dirs = data_dirs();
   load.memory = config::memory_limit("", 1);  // a point over the machine's memory is refused up front
+  load.max_work = config::kDefaultMaxWork;
   config::Scenario s = config::load_scenario(opt.scenario, load);
   for (const auto& r : s.runs)
     if (const std::string why = config::check_runs_on_mpi(r); !why.empty()) throw config::ConfigError(why);

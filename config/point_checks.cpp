@@ -7,6 +7,7 @@
 #include "config/params.hpp"
 #include "config/placement.hpp"
 #include "config/platform_file.hpp"
+#include "config/work_estimate.hpp"
 
 namespace ciosim::config {
 namespace {
@@ -73,7 +74,10 @@ std::string actors_refusal(std::int64_t budget, std::int64_t max_maps) {
          std::to_string(needed) + " memory maps), " + maps_way_out(max_maps, needed) + ", or use fewer ranks";
 }
 
-std::string check_point(const RunSpec& r, const MemoryLimit& limit) {
+std::string check_point(const RunSpec& r, const MemoryLimit& limit, double max_work) {
+  if (std::string why = work_refusal(estimate_work(r, workload_size(r.workload, r.ranks)), max_work);
+      !why.empty())
+    return why;
   if (limit.bytes > 0)
     if (std::string why = memory_refusal(estimate_memory(r, workload_size(r.workload, r.ranks)), limit);
         !why.empty())

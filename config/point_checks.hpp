@@ -11,11 +11,12 @@
 
 namespace ciosim::config {
 
-/// "" when the point may run, else a one-line reason: its memory estimate (the workload's closed-form size,
+/// "" when the point may run, else a one-line reason: its estimated work exceeds `max_work` (0: no bound;
+/// config/work_estimate.hpp), its memory estimate (the workload's closed-form size,
 /// a lower bound for the kinds whose tuples come with their distribution) exceeds `limit`, its ranks need
 /// more memory maps than limit.maps allows (check_memory_maps), or hints.cb_config_list selects no aggregator
 /// among the hosts its ranks are placed on (two-phase, the technique that opens the file with it).
-std::string check_point(const RunSpec& r, const MemoryLimit& limit);
+std::string check_point(const RunSpec& r, const MemoryLimit& limit, double max_work = 0);
 
 /// "" when `ranks` rank actors fit in `max_maps` memory maps (0: unknown, not checked), else the one-line
 /// reason. SimGrid gives every actor a stack with a protected guard page below it, two maps an actor

@@ -480,7 +480,7 @@ class Expander {
     if (const auto& check = technique(r.algorithm).check_phases)
       if (const std::string why = check(r.phases, r.ranks); !why.empty()) throw ConfigError(where + why);
     // Before any per-entry work: the memory estimate from the workload's size, the aggregators.
-    if (const std::string why = check_point(r, opt_.memory); !why.empty()) throw ConfigError(where + why);
+    if (const std::string why = check_point(r, opt_.memory, opt_.max_work); !why.empty()) throw ConfigError(where + why);
     if (opt_.check_techniques) check_technique(r, where);
     return r;
   }

@@ -75,6 +75,8 @@ struct LoadOptions {
   bool keep_going = false;
   /// A point whose memory estimate exceeds this is a bad point (config/point_checks.hpp); bytes = 0: none.
   MemoryLimit memory;
+  /// A point whose estimated work (config/work_estimate.hpp) exceeds this is a bad point; 0: no bound.
+  double max_work = 0;
 };
 
 /// How many bad points a refusal names before "and N more".
