@@ -20,7 +20,7 @@ struct WorkEstimate {
   std::string knob;    ///< what lowers it most: "raise hints.vb_buffer_size"
 };
 
-/// The default --max-work: 1e9 events. The developers' 2-core VM simulates 26,000 to 58,000 of them a
+/// The default --max-work: 1e9 events. The developers' 2-core VM simulates 26,000 to 81,000 of them a
 /// second (docs/benchmarks.md, "The work of a point"), so the default refuses points of several hours.
 inline constexpr double kDefaultMaxWork = 1e9;
 

@@ -8,7 +8,8 @@
 //      byte % 64) ranks: an accepted one has an owner in [0, ranks) for every node;
 //   4: a METIS graph file (workload.graph), read for the node count its header gives: an accepted one is a
 //      valid CSR graph (offsets rising from 0, neighbours in [0, nodes));
-//   5: a captured rank's calls (rank-0.txt of a one-rank capture folder): accepted or refused.
+//   5: a captured rank's calls (rank-0.txt of a one-rank capture folder): accepted or refused, and an
+//      accepted one replayed call by call: refused, or every step, call and run of the replay well formed.
 // Every input must either be refused with a one-line ConfigError or std::invalid_argument (what ciosim
 // reports as a one-line error, exit 2), or be accepted; an accepted input's effective configuration (for a
 // platform: its TOML) must load back, from another folder, to the same points (the same platform). Any
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +32,7 @@
 #include "config/params.hpp"
 #include "config/platform_file.hpp"
 #include "config/scenario.hpp"
+#include "config/trace_replay.hpp"
 #include "config/workload.hpp"
 
 namespace {
@@ -217,7 +220,25 @@ void trace_read(const std::string& text) {
   std::ofstream(dir / "trace.json", std::ios::trunc)
       << R"({"format": "ciosim-trace", "version": 1, "ranks": 1, "hosts": ["a"], "program": "p"})";
   std::ofstream(dir / "rank-0.txt", std::ios::binary | std::ios::trunc) << text;
-  (void)accepted([&] { (void)read_capture(dir); });
+  if (!accepted([&] { (void)read_capture(dir); })) return;
+  // An accepted capture replayed call by call (config/trace_replay.hpp): refused with one line, or a replay
+  // whose every reference holds.
+  Replay r;
+  if (!accepted([&] { r = replay_from_capture(dir.string(), 1, 1); })) return;
+  for (const ReplayStep& st : r.steps)
+    if (st.shape < 0 || static_cast<std::size_t>(st.shape) >= r.shapes.size() || st.position < 0)
+      finding("an accepted replay has a step with shape " + std::to_string(st.shape) + " at " +
+              std::to_string(st.position));
+  for (const ReplayAction& a : r.ranks.at(0)) {
+    if (a.kind == ReplayKind::Collective &&
+        (a.step < 0 || static_cast<std::size_t>(a.step) >= r.steps.size()))
+      finding("an accepted replay's collective call names step " + std::to_string(a.step));
+    if (a.kind == ReplayKind::Compute && !(a.seconds > 0 && std::isfinite(a.seconds)))
+      finding("an accepted replay computes for " + std::to_string(a.seconds) + " s");
+    for (const Extent& e : a.runs)
+      if (e.offset < 0 || e.length < 1)
+        finding("an accepted replay accesses a run of " + std::to_string(e.length));
+  }
 }
 
 }  // namespace

@@ -24,9 +24,10 @@ for f in scenarios/data/*.toml; do seed 2 "$f"; done
 part() { { printf '\003'; printf "\\$(printf '%03o' $(($2 - 1)))"; cat "$1"; } >"$seeds/part-$(basename "$(dirname "$1")")-$(basename "$1")"; }
 for r in 2 4; do part scenarios/data/mesh-small-$r.part $r; done
 for r in 8 16 32 64; do part scenarios/data/bips3d/mesh1/asignacion$r $r; done
-# A METIS graph (a ring of 4 nodes) and a captured rank's calls.
+# A METIS graph (a ring of 4 nodes) and captured ranks' calls (a hand-written one, the shipped capture's).
 printf '\004%% a ring\n4 4\n2 4\n1 3\n2 4\n1 3\n' >"$seeds/graph-ring"
 printf '\005open 0.1 0.2 fh=1 comm=1 path="x.dat"\nview 0.3 0.4 fh=1 disp=0 etype=4 extent=16 runs=0+4\nwrite_all 0.5 0.6 fh=1 bytes=8 regions=0+4x2/16\nclose 0.7 0.8 fh=1\n' >"$seeds/trace-rank0"
+for f in scenarios/data/captures/*/rank-*.txt; do seed 5 "$f"; done
 # One process; inputs that take more than 20 s or 2 GiB are findings too. The random seed is fixed
 # (FUZZ_SEED, default 1) so that CI tries the same inputs in the same order on every run; FUZZ_SEED=0
 # lets libFuzzer pick one (longer runs: docs/fuzzing.md).
