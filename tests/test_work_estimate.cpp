@@ -87,3 +87,20 @@ TEST_CASE("work estimate: run --dry-run prints it, --max-work refuses before any
   CHECK(bad.code == 2);
   CHECK(bad.err.find("--max-work: must be a number of events >= 0") != std::string::npos);
 }
+
+TEST_CASE("work estimate: with -j the longest points start first, and the results are those of -j 1",
+          "[work][cli][sweep]") {
+  cli_test::Workspace ws;
+  const std::string sweep = "run s.toml --set run.algorithm=[block,independent] --set workload.bx=[64,1]";
+  const cli_test::Output one = ws.run(sweep + " -q --out one");
+  REQUIRE(one.code == 0);
+  const cli_test::Output two = ws.run(sweep + " -j 2 --out two");
+  REQUIRE(two.code == 0);
+  // Independent I/O at Bx = 1 (a request a piece: the most events) is point 4 of 4 and starts first.
+  const auto first = two.err.find("ciosim: [");
+  REQUIRE(first != std::string::npos);
+  CHECK(two.err.substr(first, two.err.find('\n', first) - first) ==
+        "ciosim: [4/4] independent  run.algorithm=independent, workload.bx=1");
+  for (const char* f : {"results.json", "results.csv", "phases.csv"})
+    CHECK(cli_test::slurp(ws.root / "one" / f) == cli_test::slurp(ws.root / "two" / f));
+}
