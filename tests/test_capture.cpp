@@ -172,6 +172,15 @@ element_size = 8
     return verified == points ? points : -1;
   };
   CHECK(verified_points("", "calls") == 5);
+  // ciosim advise on the captured program: its configurations ranked by their whole replay, those that
+  // cannot serve one of its calls named with the call (IEC: its shares).
+  const std::string advice = run_output(
+      ciosim + " advise -q " + (f.root / "s.toml").string() + " --out " + (f.root / "adv").string(), &code);
+  INFO(advice);
+  CHECK(code == 0);
+  CHECK(advice.find("\n  1  ") != std::string::npos);
+  CHECK(advice.find("run.algorithm=iec: technique iec cannot serve collective call 1 (write_all") !=
+        std::string::npos);
   CHECK(verified_points(" --set workload.replay=union --set "
                         "run.algorithm=[two-phase,list-io,independent,view-based,gathered,block]",
                         "union") == 6);
