@@ -57,7 +57,7 @@ struct RunOptions {
   bool no_reuse = false;                  ///< simulate every point, even one whose MPI twin made no MPI call
   std::string shard;                      ///< "i/n": run points i, i+n, ... only; "" = all
   double max_work = config::kDefaultMaxWork;  ///< --max-work: the most events a point may be estimated at
-  std::string max_memory;                 ///< --max-memory: "" = the machine's physical memory
+  std::string max_memory;                     ///< --max-memory: "" = the machine's physical memory
 };
 /// `ciosim run`: validate everything, simulate each point in a child process, print the table, write
 /// results.json, results.csv and the effective configuration into the output directory.
@@ -91,6 +91,7 @@ struct PlanOptions {
   std::string scenario;           ///< "" = the IEC plan of --nx/--np; else the plan of one of its points
   std::vector<std::string> sets;  ///< --set overrides of the scenario
   std::int64_t point = 0;         ///< 1-based point of the scenario; 0 = unset (fine for one point)
+  std::int64_t call = 0;          ///< a replayed trace's collective call, 1-based; 0 = unset (the first)
   int rounds = 4;                 ///< two-phase: rounds shown per aggregator
   bool json = false;              ///< the IEC plan as JSON instead of the text view
   std::string svg;                ///< "" = none; else the IEC memory layouts are drawn into this file

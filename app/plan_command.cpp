@@ -21,6 +21,7 @@
 #include "config/input_files.hpp"
 #include "config/placement.hpp"
 #include "config/scenario.hpp"
+#include "config/trace_replay.hpp"
 #include "config/workload.hpp"
 
 namespace ciosim::app {
@@ -127,12 +128,36 @@ int plan_scenario(const PlanOptions& opt) {
                                      : "--point " + std::to_string(k) + " is out of range; valid: 1.." +
                                            std::to_string(n));
   const RunSpec& spec = sc.runs[static_cast<std::size_t>(k - 1)];
-  const Distribution d = make_distribution(spec.workload, spec.ranks);
+  const bool calls = replays_calls(spec.workload);
+  if (opt.call != 0 && !calls)
+    throw config::ConfigError(
+        "--call applies to a trace replayed call by call (workload.kind = \"trace\", "
+        "workload.replay = \"calls\"); point " +
+        std::to_string(k) + " is " + spec.workload.kind);
+  // A replayed application: one of its collective calls, whose shape is the distribution of that call's x
+  // (its file range from its first byte; algorithms/replay.hpp).
+  std::string call_text;
+  const Distribution d = [&] {
+    if (!calls) return make_distribution(spec.workload, spec.ranks);
+    const Replay rep =
+        config::replay_from_capture(spec.workload.file, spec.ranks, spec.workload.element_size);
+    const auto steps = static_cast<std::int64_t>(rep.steps.size());
+    const std::int64_t c = opt.call == 0 ? 1 : opt.call;
+    if (c < 1 || c > steps)
+      throw config::ConfigError("--call " + std::to_string(c) + " is out of range; the capture makes " +
+                                std::to_string(steps) + " collective calls (valid: 1.." +
+                                std::to_string(steps) + ")");
+    const ReplayStep& st = rep.steps[static_cast<std::size_t>(c - 1)];
+    call_text = ", collective call " + std::to_string(c) + " of " + std::to_string(steps) + " (" + st.name +
+                " from byte " + std::to_string(st.position) + "; file offsets below count from there" +
+                (st.write ? "" : "; shown as the write of the same regions") + ")";
+    return rep.shapes[static_cast<std::size_t>(st.shape)];
+  }();
   const std::string label = config::point_label(spec);
-  const std::string title = "Scenario " + sc.name + ", point " + std::to_string(k) + " of " +
-                            std::to_string(n) + (label.empty() ? "" : " (" + label + ")") + ": " +
-                            spec.algorithm + ", " + std::to_string(spec.ranks) + " ranks, " +
-                            spec.workload.kind + " workload of " + std::to_string(d.nx) + " entries";
+  const std::string title =
+      "Scenario " + sc.name + ", point " + std::to_string(k) + " of " + std::to_string(n) +
+      (label.empty() ? "" : " (" + label + ")") + ": " + spec.algorithm + ", " + std::to_string(spec.ranks) +
+      " ranks, " + spec.workload.kind + " workload of " + std::to_string(d.nx) + " entries" + call_text;
   if (spec.algorithm == "iec" || spec.algorithm == "iec-parametric")
     return show_iec(opt, title, d, spec.algorithm);
   if (spec.algorithm == "multiple-phase") {
@@ -213,6 +238,10 @@ CLI::App* add_plan_command(CLI::App& app, PlanOptions& o) {
   nonempty(
       plan->add_option("--point", o.point, "The point to show, 1-based (needed when the scenario sweeps)"),
       "a point's number, from 1");
+  nonempty(
+      plan->add_option("--call", o.call,
+                       "A trace replayed call by call: the collective call to show, 1-based (default 1)"),
+      "a collective call's number, from 1");
   nonempty(plan->add_option("--rounds", o.rounds, "Two-phase: rounds shown per aggregator (default 4)"),
            "a number of rounds, >= 0");
   const auto given = [&](const char* name, std::int64_t& value, bool& flag, const char* help) {

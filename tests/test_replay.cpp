@@ -188,6 +188,16 @@ file = "cap"
   const Output s = ws.run("run r.toml -q --set run.sequence=\"open write close\" --out no");
   CHECK(s.code == 2);
   CHECK(s.err.find("run.sequence and a trace replayed call by call both given") != std::string::npos);
+  // ciosim plan shows one of its collective calls (--call K): that call's shape, under the technique.
+  const Output p = ws.run("plan r.toml --set run.algorithm=two-phase --call 2");
+  INFO(p.err);
+  CHECK(p.code == 0);
+  CHECK(p.out.find("collective call 2 of 3 (write_all from byte 48; file offsets below count from there)") !=
+        std::string::npos);
+  const Output p4 = ws.run("plan r.toml --set run.algorithm=two-phase --call 4");
+  CHECK(p4.code == 2);
+  CHECK(p4.err.find("--call 4 is out of range; the capture makes 3 collective calls (valid: 1..3)") !=
+        std::string::npos);
   // LAP's aggregators serve two-phase writes only: an application that reads is refused before it runs.
   const Output l = ws.run("run r.toml -q --set run.algorithm=two-phase --set hints.lap=acn --out no");
   CHECK(l.code == 2);
