@@ -11,7 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/replay.hpp"
 #include "algorithms/sequence.hpp"
+#include "config/trace_replay.hpp"
 
 namespace ciosim::config {
 
@@ -32,6 +34,43 @@ double log2_ranks(int p) {
   return std::max(1.0, std::ceil(std::log2(std::max(p, 2))));
 }
 
+/// A trace replayed call by call: each collective call's work on its shape, one request per region of its
+/// independent calls, one charge per stretch of computation. 0 when the capture cannot be read (refused
+/// with its reason elsewhere) or is replayed as one write (`union`: its size is known only with the file).
+WorkEstimate trace_work(const RunSpec& spec) {
+  WorkEstimate e;
+  if (spec.workload.replay != "calls") return e;
+  Replay rep;
+  try {
+    rep = replay_from_capture(spec.workload.file, spec.ranks, spec.workload.element_size);
+  } catch (const std::invalid_argument&) {
+    return e;
+  }
+  RunSpec call = spec;  // one collective call of a shape: a distribution given by its lists
+  call.workload.kind = "lists";
+  call.sequence.clear();
+  call.iterations = 1;
+  double collective = 0, independent = 0, computation = 0;
+  for (const ReplayStep& st : rep.steps)
+    collective +=
+        estimate_work(call, distribution_size(rep.shapes[static_cast<std::size_t>(st.shape)])).events;
+  for (const auto& actions : rep.ranks)
+    for (const ReplayAction& a : actions) {
+      if (a.kind == ReplayKind::IndependentWrite || a.kind == ReplayKind::IndependentRead)
+        independent += static_cast<double>(a.runs.size());
+      if (a.kind == ReplayKind::Compute) ++computation;
+    }
+  e.events = collective + independent + computation;
+  const bool calls_most = collective >= independent && collective >= computation;
+  e.detail = format_events(e.events) + " events, mostly " +
+             (calls_most ? format_events(collective) + " in its " + std::to_string(rep.steps.size()) +
+                               " collective calls"
+              : independent >= computation ? format_events(independent) + " independent requests"
+                                           : format_events(computation) + " stretches of computation");
+  e.knob = calls_most ? "choose another technique or hints" : "replay a shorter capture";
+  return e;
+}
+
 }  // namespace
 
 std::string format_events(double events) {
@@ -42,7 +81,7 @@ std::string format_events(double events) {
 
 WorkEstimate estimate_work(const RunSpec& spec, const WorkloadSize& size) {
   WorkEstimate e;
-  if (spec.workload.kind == "trace") return e;
+  if (spec.workload.kind == "trace") return trace_work(spec);
   const double P = std::max(spec.ranks, 1);
   const double F = size.entries * static_cast<double>(spec.workload.element_size);  // bytes of the file
   const double T = std::max(size.tuples, P);  // pieces: at least one a rank

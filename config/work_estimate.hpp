@@ -15,7 +15,7 @@
 namespace ciosim::config {
 
 struct WorkEstimate {
-  double events = 0;   ///< 0: not estimated (a replayed trace: its calls are read when it runs)
+  double events = 0;   ///< 0: not estimated (a trace replayed as one write, or a capture that cannot be read)
   std::string detail;  ///< "3.1e9 events, mostly view-based's 2.1e9 blocks of hints.vb_buffer_size = 1"
   std::string knob;    ///< what lowers it most: "raise hints.vb_buffer_size"
 };

@@ -188,6 +188,12 @@ file = "cap"
   const Output s = ws.run("run r.toml -q --set run.sequence=\"open write close\" --out no");
   CHECK(s.code == 2);
   CHECK(s.err.find("run.sequence and a trace replayed call by call both given") != std::string::npos);
+  // --dry-run estimates its work: its collective calls' on their shapes, its independent requests, its
+  // stretches of computation.
+  const Output d = ws.run("run r.toml --dry-run --set run.algorithm=independent");
+  CHECK(d.code == 0);
+  CHECK(d.out.find("work ~ ?") == std::string::npos);
+  CHECK(d.out.find("work ~ ") != std::string::npos);
   // ciosim plan shows one of its collective calls (--call K): that call's shape, under the technique.
   const Output p = ws.run("plan r.toml --set run.algorithm=two-phase --call 2");
   INFO(p.err);

@@ -49,7 +49,8 @@ TEST_CASE("work estimate: what makes a point long is counted, and the knob that 
   const double once = events(seq);
   seq.sequence = "open (write next)*40 close";
   CHECK(events(seq) == Approx(40 * once));
-  // A replayed trace is not estimated (its calls are read when it runs).
+  // A trace whose capture cannot be read is not estimated (it is refused with its reason elsewhere);
+  // tests/test_replay.cpp estimates a readable one.
   RunSpec trace = point("two-phase", 0, 1);
   trace.workload.kind = "trace";
   CHECK(events(trace) == 0);
