@@ -82,10 +82,11 @@ int main(int argc, char** argv) {
   run->add_flag("--no-reuse", run_opt.no_reuse,
                 "Simulate every point; by default a point that differs from an earlier one only in "
                 "network.mpi takes that one's results when it made no MPI call (the same simulation)");
-  run->add_option("--max-work", run_opt.max_work,
-                  "Refuse before simulating any point whose estimated work (the messages, file requests and CPU "
-                  "charges it will simulate; --dry-run prints each point's) exceeds EVENTS; 0: no bound "
-                  "(default 1e9, hours on a 2-core machine)")
+  run->add_option(
+         "--max-work", run_opt.max_work,
+         "Refuse before simulating any point whose estimated work (the messages, file requests and buffer "
+         "blocks it will simulate, and the pieces its code walks; --dry-run prints each point's) exceeds "
+         "EVENTS; 0: no bound (default 1e9, hours on a 2-core machine)")
       ->type_name("EVENTS")
       ->check(CLI::Validator(
           [](std::string& v) -> std::string {

@@ -479,8 +479,9 @@ class Expander {
                           "; use run.payload = \"bytes\" or \"auto\"");
     if (const auto& check = technique(r.algorithm).check_phases)
       if (const std::string why = check(r.phases, r.ranks); !why.empty()) throw ConfigError(where + why);
-    // Before any per-entry work: the memory estimate from the workload's size, the aggregators.
-    if (const std::string why = check_point(r, opt_.memory, opt_.max_work); !why.empty()) throw ConfigError(where + why);
+    // Before any per-entry work: the work and memory estimates from the workload's size, the aggregators.
+    if (const std::string why = check_point(r, opt_.memory, opt_.max_work); !why.empty())
+      throw ConfigError(where + why);
     if (opt_.check_techniques) check_technique(r, where);
     return r;
   }
