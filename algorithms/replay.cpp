@@ -16,14 +16,6 @@ namespace ciosim {
 
 namespace {
 
-/// The values of the file bytes [offset, offset + out.size()): entry B / es at byte B (whole entries).
-void fill_values(Offset offset, std::span<std::byte> out, std::int64_t es) {
-  const std::int64_t first = offset / es;
-  const auto n = static_cast<std::int64_t>(out.size()) / es;
-  for (std::int64_t i = 0; i < n; ++i)
-    fill_entry(first + i, out.subspan(static_cast<std::size_t>(i * es), static_cast<std::size_t>(es)));
-}
-
 /// The file bytes a step covers: [a_k, a_k + Nx * es).
 Extent step_range(const Replay& r, const ReplayStep& s) {
   return Extent{s.position, r.shapes[static_cast<std::size_t>(s.shape)].nx * r.element_size};
@@ -65,7 +57,7 @@ bool independent(Process& p, const ReplayAction& a, std::int64_t es) {
   bool ok = true;
   for (const Extent& e : a.runs) {
     std::vector<std::byte> want(static_cast<std::size_t>(e.length));
-    fill_values(e.offset, want, es);
+    replay_values(e.offset, want, es);
     p.compute(Work{.bytes_copied = 0, .tuples = 1});
     if (write) {
       p.write_at(e.offset, want);
@@ -80,6 +72,13 @@ bool independent(Process& p, const ReplayAction& a, std::int64_t es) {
 }
 
 }  // namespace
+
+void replay_values(Offset offset, std::span<std::byte> out, std::int64_t es) {
+  const std::int64_t first = offset / es;
+  const auto n = static_cast<std::int64_t>(out.size()) / es;
+  for (std::int64_t i = 0; i < n; ++i)
+    fill_entry(first + i, out.subspan(static_cast<std::size_t>(i * es), static_cast<std::size_t>(es)));
+}
 
 std::string replay_refusal(const TechniqueInfo& tech, const Replay& r) {
   if (tech.layout != FileLayout::Logical)
@@ -148,15 +147,13 @@ bool run_replay(Process& p, const TechniqueInfo& tech, const TechniqueInput& in,
         const ReplayStep& st = r.steps.at(static_cast<std::size_t>(a.step));
         const Distribution& d = r.shapes.at(static_cast<std::size_t>(st.shape));
         p.operation(st.name);
-        if (st.shape != shape) {
-          s->set_distribution(d);
+        if (st.shape != shape) s->set_distribution(d);
+        if (st.shape != shape || st.view_set || st.position < disp) {
           s->set_view(st.position);
-        } else if (st.view_set || st.position < disp) {
-          s->set_view(st.position);
+          disp = st.position;
         } else {
           s->seek(st.position - disp);  // the same view, an explicit offset or the moved file pointer
         }
-        if (st.shape != shape || st.view_set || st.position < disp) disp = st.position;
         shape = st.shape;
         const std::vector<std::byte> want = make_local_data(d, p.rank(), es, value_base(st.position, es));
         if (st.write) {
@@ -178,7 +175,7 @@ std::vector<std::byte> replay_initial_file(const Replay& r) {
   if (read.empty()) return {};
   std::vector<std::byte> file(static_cast<std::size_t>(read.back().offset + read.back().length));
   for (const Extent& e : read)
-    fill_values(
+    replay_values(
         e.offset,
         std::span(file).subspan(static_cast<std::size_t>(e.offset), static_cast<std::size_t>(e.length)),
         r.element_size);
@@ -203,7 +200,7 @@ std::string check_replay_file(std::span<const std::byte> file, const Replay& r) 
     for (Offset from = e.offset; from < e.offset + e.length && from < size; from += piece) {
       const Offset n = std::min({piece, e.offset + e.length - from, size - from});
       want.resize(static_cast<std::size_t>(piece));
-      fill_values(from, std::span(want).first(static_cast<std::size_t>(piece)), r.element_size);
+      replay_values(from, std::span(want).first(static_cast<std::size_t>(piece)), r.element_size);
       if (std::memcmp(file.data() + from, want.data(), static_cast<std::size_t>(n)) != 0)
         for (Offset i = 0; i < n; ++i)
           if (file[static_cast<std::size_t>(from + i)] != want[static_cast<std::size_t>(i)])

@@ -52,6 +52,10 @@ struct Replay {
   std::vector<std::vector<ReplayAction>> ranks;  ///< per rank
 };
 
+/// The values of file bytes [offset, offset + out.size()) (whole entries of `element_size` bytes from a whole
+/// entry): entry B / element_size at byte B, whichever call writes it.
+void replay_values(Offset offset, std::span<std::byte> out, std::int64_t element_size);
+
 /// "" when technique `tech` can replay `r`: it lays x out in its order (not Block I/O's rank-major file),
 /// reads where the replay reads, and accepts every shape (TechniqueInfo::check). Else one line naming the
 /// first call it cannot serve and why.

@@ -207,6 +207,26 @@ RunResult run_with(const RunSpec& spec, const std::function<void(Process&)>& bod
 
 namespace {
 
+/// Every rank runs `body` (it opens and closes the file itself: an operation sequence, a replayed
+/// application) on a file holding `initial` (untimed); the run is verified when every rank's body returned
+/// true (its reads found their bytes) and `check` finds the file as it must be ("").
+RunResult run_checked(const RunSpec& spec, const std::function<bool(Process&)>& body,
+                      const std::function<std::string(std::span<const std::byte>)>& check,
+                      const std::vector<std::byte>& initial) {
+  std::vector<char> read_ok(static_cast<std::size_t>(spec.ranks), 0);
+  std::string file_check;
+  RunResult res = run_with(
+      spec, [&](Process& p) { read_ok[static_cast<std::size_t>(p.rank())] = body(p); },
+      [&](const filesystem::FileStore& file) {
+        file_check = check(file.bytes());
+        if (!spec.export_file.empty()) file.export_to(spec.export_file);
+      },
+      initial.empty() ? nullptr : &initial);
+  res.file_verified =
+      file_check.empty() && std::all_of(read_ok.begin(), read_ok.end(), [](char ok) { return ok != 0; });
+  return res;
+}
+
 /// A point with run.sequence: every rank runs the sequence (algorithms/sequence.hpp); the steps read before
 /// they are written are laid out first (untimed); the file is checked step by step, and every read's bytes.
 RunResult simulate_sequence(const RunSpec& spec, const Distribution& dist, const TechniqueInfo& tech,
@@ -219,18 +239,12 @@ RunResult simulate_sequence(const RunSpec& spec, const Distribution& dist, const
       initial.resize(static_cast<std::size_t>(pos) + bytes.size());
     std::copy(bytes.begin(), bytes.end(), initial.begin() + pos);
   }
-  std::vector<char> read_ok(static_cast<std::size_t>(spec.ranks), 0);
-  std::string file_check;
-  RunResult res = run_with(
-      spec, [&](Process& p) { read_ok[static_cast<std::size_t>(p.rank())] = run_sequence(p, tech, in, ops); },
-      [&](const filesystem::FileStore& file) {
-        file_check = check_sequence_file(file.bytes(), dist, tech.layout, in.element_size, ops);
-        if (!spec.export_file.empty()) file.export_to(spec.export_file);
+  return run_checked(
+      spec, [&](Process& p) { return run_sequence(p, tech, in, ops); },
+      [&](std::span<const std::byte> file) {
+        return check_sequence_file(file, dist, tech.layout, in.element_size, ops);
       },
-      initial.empty() ? nullptr : &initial);
-  res.file_verified =
-      file_check.empty() && std::all_of(read_ok.begin(), read_ok.end(), [](char ok) { return ok != 0; });
-  return res;
+      initial);
 }
 
 /// A trace replayed call by call (algorithms/replay.hpp): the bytes it reads laid out first (untimed), every
@@ -244,19 +258,10 @@ RunResult simulate_replay(const RunSpec& spec, const TechniqueInfo& tech) {
   const TechniqueInput in{nullptr,        spec.workload.element_size, kFileName, 1, spec.hints, spec.phases,
                           spec.cpu_charge};
   check_hints(in.hints);
-  const std::vector<std::byte> initial = replay_initial_file(rep);
-  std::vector<char> read_ok(static_cast<std::size_t>(spec.ranks), 0);
-  std::string file_check;
-  RunResult res = run_with(
-      spec, [&](Process& p) { read_ok[static_cast<std::size_t>(p.rank())] = run_replay(p, tech, in, rep); },
-      [&](const filesystem::FileStore& file) {
-        file_check = check_replay_file(file.bytes(), rep);
-        if (!spec.export_file.empty()) file.export_to(spec.export_file);
-      },
-      initial.empty() ? nullptr : &initial);
-  res.file_verified =
-      file_check.empty() && std::all_of(read_ok.begin(), read_ok.end(), [](char ok) { return ok != 0; });
-  return res;
+  return run_checked(
+      spec, [&](Process& p) { return run_replay(p, tech, in, rep); },
+      [&](std::span<const std::byte> file) { return check_replay_file(file, rep); },
+      replay_initial_file(rep));
 }
 
 }  // namespace

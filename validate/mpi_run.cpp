@@ -155,24 +155,19 @@ PointRun conclude(MPI_Comm comm, const RunSpec& spec, const Setup& s, const Rank
   res.network_mpi = "real";
   res.network_io = "real";
   config::summarize(all, res);
-  if (s.replay) {
-    // As the simulator checks a replayed application's file (algorithms/replay.hpp).
-    std::ifstream in(s.file, std::ios::binary);
-    std::vector<char> got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    res.file_verified = (in.good() || in.eof()) &&
-                        check_replay_file(std::as_bytes(std::span<const char>(got)), *s.replay).empty();
-  } else if (spec.sequence.empty()) {
+  if (spec.sequence.empty() && !s.replay) {
     res.file_verified = file_equals(s.file, expected_file(s.dist, layout, spec.workload.element_size));
   } else {
-    // As the simulator checks a sequence's file: step by step (algorithms/sequence.hpp).
+    // As the simulator checks a sequence's file (step by step, algorithms/sequence.hpp) or a replayed
+    // application's (call by call, algorithms/replay.hpp).
     std::ifstream in(s.file, std::ios::binary);
     std::vector<char> got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    res.file_verified = in.good() || in.eof();
-    std::vector<Op> ops = parse_sequence(spec.sequence);
-    res.file_verified =
-        res.file_verified && check_sequence_file(std::as_bytes(std::span<const char>(got)), s.dist, layout,
-                                                 spec.workload.element_size, ops)
-                                 .empty();
+    const auto bytes = std::as_bytes(std::span<const char>(got));
+    res.file_verified = (in.good() || in.eof()) &&
+                        (s.replay ? check_replay_file(bytes, *s.replay)
+                                  : check_sequence_file(bytes, s.dist, layout, spec.workload.element_size,
+                                                        parse_sequence(spec.sequence)))
+                            .empty();
   }
   if (opt.trace)
     for (auto& r : all) out.trace.push_back(std::move(r.trace));
@@ -535,9 +530,7 @@ bool reference_replay(MPI_Comm comm, const Replay& r, const Setup& s, RankRecord
         rec.marks.emplace_back(write ? "independent_write" : "independent_read", MPI_Wtime());
         for (const Extent& e : a.runs) {
           std::vector<std::byte> want(static_cast<std::size_t>(e.length));
-          for (Offset i = 0; i < e.length / es; ++i)
-            fill_entry(e.offset / es + i, std::span(want).subspan(static_cast<std::size_t>(i * es),
-                                                                  static_cast<std::size_t>(es)));
+          replay_values(e.offset, want, es);
           if (write) {
             check(MPI_File_write_at(own, e.offset, want.data(), static_cast<int>(e.length), MPI_BYTE, &st),
                   "MPI_File_write_at");
@@ -583,26 +576,13 @@ bool reference_replay(MPI_Comm comm, const Replay& r, const Setup& s, RankRecord
 PointRun run_reference(MPI_Comm comm, const RunSpec& spec, const PointOptions& opt,
                        const std::string& label) {
   const Setup s = setup(comm, spec, opt);
-  if (s.replay) {
-    lay_out_replay(s);
-    RankRecord rec;
-    int read_ok = 1;
-    try {
-      MPI_Barrier(comm);
-      rec.start = MPI_Wtime();
-      read_ok = reference_replay(comm, *s.replay, s, rec) ? 1 : 0;
-      rec.end = MPI_Wtime();
-    } catch (const std::exception& e) {
-      abort_job(comm, s.rank, e.what());
-    }
-    MPI_Allreduce(MPI_IN_PLACE, &read_ok, 1, MPI_INT, MPI_MIN, comm);
-    PointRun out = conclude(comm, spec, s, relative(rec), label, FileLayout::Logical, opt);
-    out.result.file_verified = out.result.file_verified && read_ok != 0;
-    return out;
-  }
   const std::int64_t es = spec.workload.element_size;
-  const Datatype& mine = s.dist.per_rank[static_cast<std::size_t>(s.rank)];
-  View v = make_view(mine, es, static_cast<std::int64_t>(s.local.size()));
+  View v;  // the rank's view of x (a replay sets each call's own)
+  if (s.replay)
+    lay_out_replay(s);
+  else
+    v = make_view(s.dist.per_rank[static_cast<std::size_t>(s.rank)], es,
+                  static_cast<std::int64_t>(s.local.size()));
   RankRecord rec;
   int read_ok = 1;
   try {
@@ -610,7 +590,9 @@ PointRun run_reference(MPI_Comm comm, const RunSpec& spec, const PointOptions& o
     const std::string path = s.file.string();
     MPI_Barrier(comm);
     rec.start = MPI_Wtime();
-    if (spec.sequence.empty()) {
+    if (s.replay) {
+      read_ok = reference_replay(comm, *s.replay, s, rec) ? 1 : 0;
+    } else if (spec.sequence.empty()) {
       rec.marks.emplace_back("open", MPI_Wtime());
       check(MPI_File_open(comm, path.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh),
             "MPI_File_open");
@@ -630,7 +612,8 @@ PointRun run_reference(MPI_Comm comm, const RunSpec& spec, const PointOptions& o
   }
   if (v.derived) MPI_Type_free(&v.filetype);
   if (v.memtype != MPI_BYTE) MPI_Type_free(&v.memtype);
-  if (spec.sequence.empty()) rec.counters.bytes_written = static_cast<std::int64_t>(s.local.size());
+  if (spec.sequence.empty() && !s.replay)
+    rec.counters.bytes_written = static_cast<std::int64_t>(s.local.size());
   MPI_Allreduce(MPI_IN_PLACE, &read_ok, 1, MPI_INT, MPI_MIN, comm);
   PointRun out = conclude(comm, spec, s, relative(rec), label, FileLayout::Logical, opt);
   out.result.file_verified = out.result.file_verified && read_ok != 0;
